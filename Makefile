@@ -1,0 +1,51 @@
+# Dugout: two commands for a newcomer — `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8000
+
+.PHONY: run test lint format check-deploy demo clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.runtime
+
+## run: web server, Celery worker and beat, with a demo league per ruleset (Ctrl-C stops all)
+run: $(VENV)/.runtime
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py load_demo
+	DEBUG=1 PORT=$(PORT) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
+
+## test: lint, migration check and the whole test suite
+test: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/pytest
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+
+format: $(VENV)/.dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+## check-deploy: production settings pass Django's deployment checks with no warnings
+check-deploy: $(VENV)/.runtime
+	DEBUG=0 SECRET_KEY=$${SECRET_KEY:-$$(openssl rand -hex 40)} REDIS_URL=$${REDIS_URL:-redis://127.0.0.1:6379/0} \
+		$(BIN)/python manage.py check --deploy --fail-level WARNING
+
+demo: $(VENV)/.runtime
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py load_demo
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,1 @@
+"""The games' rules: one pure-Python package per ruleset, and the registry that code elsewhere asks."""

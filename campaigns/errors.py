@@ -1,0 +1,16 @@
+"""The one exception the rules raise when an action is not allowed."""
+
+
+class RuleViolation(Exception):
+    """An action the rules forbid. `field` names the input at fault (for a 400 naming it)."""
+
+    def __init__(self, message: str, *, field: str | None = None, rule: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.rule = rule
+
+    def as_dict(self) -> dict:
+        if self.field:
+            return {self.field: [self.message]}
+        return {"detail": self.message}

@@ -1,0 +1,77 @@
+"""House rules: a ruleset's defaults (data) merged with a commissioner's overrides, validated.
+
+"The Commissioner's word is LAW": every number and table of ../shared/rules/<ruleset>.md is a key of the
+ruleset's default house rules. An override may change any of them, but only with a value of the same
+shape: an unknown key or a value of the wrong type is refused, naming the key (dotted path).
+Objects merge key by key; lists and scalars replace the default whole.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .errors import RuleViolation
+
+_TYPE_NAMES = {bool: "a boolean", int: "an integer", str: "a string", list: "a list", dict: "an object"}
+
+
+def _kind(value: Any) -> type | None:
+    # bool is a subclass of int in Python; a house rule of one must not accept the other.
+    for kind in (bool, int, str, list, dict):
+        if type(value) is kind:
+            return kind
+    return None
+
+
+def _check(default: Any, override: Any, path: str) -> None:
+    kind = _kind(default)
+    if _kind(override) is not kind:
+        raise RuleViolation(f"{path} must be {_TYPE_NAMES.get(kind, 'a value')}.", field=path)
+    if kind is dict:
+        for key, value in override.items():
+            if key not in default:
+                raise RuleViolation(f"{path}.{key} is not a house rule of this ruleset.", field=f"{path}.{key}")
+            _check(default[key], value, f"{path}.{key}")
+    elif kind is list and default:
+        sample = default[0]
+        check_item = _check_row if _kind(sample) is dict else _check
+        for index, item in enumerate(override):
+            check_item(sample, item, f"{path}[{index}]")
+    elif kind is int and override < 0:
+        raise RuleViolation(f"{path} cannot be negative.", field=path)
+
+
+def _check_row(sample: dict, item: Any, path: str) -> None:
+    """A row of a table (a list of objects) must have the same keys and types as the default rows."""
+    if _kind(item) is not dict:
+        raise RuleViolation(f"{path} must be an object.", field=path)
+    for key, value in item.items():
+        if key not in sample:
+            raise RuleViolation(f"{path}.{key} is not a column of this table.", field=f"{path}.{key}")
+        _check(sample[key], value, f"{path}.{key}")
+    missing = sorted(set(sample) - set(item))
+    if missing:
+        raise RuleViolation(f"{path} is missing {', '.join(missing)}.", field=path)
+
+
+def validate_overrides(defaults: dict, overrides: Any) -> dict:
+    """Return the overrides if every key exists in the defaults with a value of the same type."""
+    if _kind(overrides) is not dict:
+        raise RuleViolation("house_rules must be an object.", field="house_rules")
+    for key, value in overrides.items():
+        if key not in defaults:
+            raise RuleViolation(f"{key} is not a house rule of this ruleset.", field=key)
+        _check(defaults[key], value, key)
+    return overrides
+
+
+def merge(defaults: dict, overrides: dict) -> dict:
+    """The effective house rules: defaults with overrides laid over them (objects merge, the rest replaces)."""
+    result = copy.deepcopy(defaults)
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(result.get(key), dict):
+            result[key] = merge(result[key], value)
+        else:
+            result[key] = copy.deepcopy(value)
+    return result

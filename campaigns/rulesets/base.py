@@ -1,0 +1,176 @@
+"""What every ruleset shares: the plain-value view of a team that rules read, and the Ruleset base.
+
+Nothing here touches the ORM or rolls dice. Django code builds a `TeamState` from the database, asks the
+league's ruleset what an action costs or whether it is allowed, and applies the answer itself.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from campaigns.errors import RuleViolation
+
+# Statuses of a player still on the roster (counted against roster limits).
+ON_ROSTER = frozenset({"active", "miss_next_match", "journeyman"})
+# Statuses of a player who can play the next match (counted in Team Value and fielding counts).
+CAN_PLAY = frozenset({"active", "journeyman"})
+
+
+@dataclass(frozen=True)
+class PositionSpec:
+    key: str
+    name: str
+    min: int
+    max: int
+    cost: int
+    attributes: Mapping[str, int] = field(default_factory=dict)
+    skills: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RosterSpec:
+    key: str
+    name: str
+    positions: Mapping[str, PositionSpec]
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    id: int
+    position: str
+    status: str = "active"
+    value: int = 0
+    role: str = ""
+    abilities: int = 0
+
+    @property
+    def on_roster(self) -> bool:
+        return self.status in ON_ROSTER
+
+    @property
+    def can_play(self) -> bool:
+        return self.status in CAN_PLAY
+
+
+@dataclass(frozen=True)
+class TeamState:
+    roster: RosterSpec
+    players: tuple[PlayerState, ...] = ()
+    staff: Mapping[str, int] = field(default_factory=dict)
+    rerolls: int = 0
+    fan_factor: int = 0
+    treasury: int = 0
+    in_creation: bool = True
+
+    @property
+    def on_roster(self) -> list[PlayerState]:
+        return [p for p in self.players if p.on_roster]
+
+    def count_position(self, position: str) -> int:
+        return sum(1 for p in self.on_roster if p.position == position)
+
+
+@dataclass(frozen=True)
+class Purchase:
+    """What buying `quantity` of an item does: gil it costs and the counts it changes."""
+
+    item: str
+    quantity: int
+    cost: int = 0
+    rerolls: int = 0
+    fan_factor: int = 0
+    staff: Mapping[str, int] = field(default_factory=dict)
+    description: str = ""
+
+
+def check_position_limit(team: TeamState, position: PositionSpec) -> None:
+    """A position's 0–N limit, and a limit shared by several positions (data key `shared_limit`)."""
+    if team.count_position(position.key) >= position.max:
+        raise RuleViolation(
+            f"The roster allows at most {position.max} {position.name} player(s); the team already has them.",
+            field="position",
+        )
+    shared = position.extra.get("shared_limit")
+    if shared:
+        sharing = [p for p in team.roster.positions.values() if p.extra.get("shared_limit") == shared]
+        limit = min(p.max for p in sharing)
+        taken = sum(team.count_position(p.key) for p in sharing)
+        if taken >= limit:
+            names = " or ".join(p.name for p in sharing)
+            raise RuleViolation(f"A team may have only {limit} {names} in all.", field="position")
+
+
+def fmt_gil(amount: int) -> str:
+    return f"{amount:,} gil"
+
+
+class Ruleset:
+    """A game's rules as the registry knows them. Subclasses implement the rule hooks."""
+
+    key: str = ""
+    name: str = ""
+    #: "gil" (a treasury ledger), "points" (a points budget) or "none".
+    economy: str = "none"
+    purchase_items: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+    #: Player fields this ruleset tracks (api-v1: a player's fields "by ruleset").
+    player_fields: tuple[str, ...] = ()
+
+    @property
+    def data_dir(self) -> Path:
+        return Path(__file__).resolve().parent / self.key / "data"
+
+    @cached_property
+    def _default_house_rules(self) -> Mapping[str, Any]:
+        with open(self.data_dir / "house_rules.json", encoding="utf-8") as fh:
+            return MappingProxyType(json.load(fh))
+
+    def default_house_rules(self) -> dict:
+        """A fresh deep copy of the ruleset's defaults (callers may not mutate the shared one)."""
+        return json.loads(json.dumps(dict(self._default_house_rules)))
+
+    def roster_data(self) -> list[dict]:
+        """The rosters shipped with the ruleset, as loaded by the data migration."""
+        with open(self.data_dir / "rosters.json", encoding="utf-8") as fh:
+            return json.load(fh)["rosters"]
+
+    # --- rule hooks ----------------------------------------------------------------------------
+    def starting_treasury(self, hr: Mapping) -> int:
+        return 0
+
+    def initial_player_value(self, position: PositionSpec, hr: Mapping) -> int:
+        return position.cost
+
+    def check_hire(self, team: TeamState, position: PositionSpec, hr: Mapping, *, role: str = "") -> int:
+        """Refuse a hire the rules forbid (RuleViolation); return the gil it costs."""
+        raise NotImplementedError
+
+    def check_fire(self, team: TeamState, player: PlayerState, hr: Mapping) -> None:
+        """Refuse firing a player when the rules forbid it."""
+
+    def check_role(self, team: TeamState, player: PlayerState | None, role: str, hr: Mapping) -> None:
+        if role:
+            raise RuleViolation(f"{self.name} players have no role '{role}'.", field="role")
+
+    def purchase(self, team: TeamState, item: str, quantity: int, hr: Mapping) -> Purchase:
+        raise RuleViolation(f"{item} is not something a {self.name} team can buy.", field="item")
+
+    def team_value(self, team: TeamState, hr: Mapping) -> int | None:
+        return None
+
+    def points_budget(self, hr: Mapping) -> int | None:
+        return None
+
+    def may_run_several_teams(self, hr: Mapping) -> bool:
+        return bool(hr.get("coach_may_run_several_teams", False))
+
+    def check_ready(self, team: TeamState, hr: Mapping) -> None:
+        """Refuse closing team creation while the team cannot take the field."""

@@ -1,0 +1,101 @@
+"""Blitz Bowl league play: gil treasuries, Team Value, staff and re-rolls (../shared/rules/blitzbowl.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from campaigns.errors import RuleViolation
+from campaigns.rulesets.base import (
+    PositionSpec,
+    Purchase,
+    Ruleset,
+    TeamState,
+    check_position_limit,
+    fmt_gil,
+)
+
+from . import rules
+
+
+class BlitzBowl(Ruleset):
+    key = "blitzbowl"
+    name = "Blitz Bowl"
+    economy = "gil"
+    purchase_items = ("reroll", "assistant_coach", "cheerleader", "white_mage", "fan_factor")
+    player_fields = ("spp",)
+
+    def starting_treasury(self, hr: Mapping) -> int:
+        return hr["starting_treasury"]
+
+    def check_hire(self, team: TeamState, position: PositionSpec, hr: Mapping, *, role: str = "") -> int:
+        self.check_role(team, None, role, hr)
+        check_position_limit(team, position)
+        rules.check_roster_room(on_roster=len(team.on_roster), max_roster=hr["max_roster"])
+        rules.check_affordable(cost=position.cost, treasury=team.treasury, what=f"a {position.name}")
+        return position.cost
+
+    def purchase(self, team: TeamState, item: str, quantity: int, hr: Mapping) -> Purchase:
+        if item == "reroll":
+            base = team.roster.extra["reroll_cost"]
+            unit = rules.reroll_price(
+                base_cost=base, in_creation=team.in_creation, multiplier=hr["reroll_price_multiplier_after_creation"]
+            )
+            rules.check_count_limit(
+                current=team.rerolls, adding=quantity, maximum=hr["max_rerolls"], what="team re-rolls"
+            )
+            cost = unit * quantity
+            note = "" if team.in_creation else f" (double the roster price of {fmt_gil(base)} after creation)"
+            purchase = Purchase(
+                item, quantity, cost=cost, rerolls=quantity, description=f"{quantity} team re-roll(s){note}"
+            )
+        elif item == "fan_factor":
+            ff = hr["fan_factor"]
+            if not team.in_creation:
+                raise RuleViolation("Fan Factor can only be bought while the team is in creation.", field="item")
+            rules.check_count_limit(
+                current=team.fan_factor, adding=quantity, maximum=ff["max_at_creation"], what="Fan Factor at creation"
+            )
+            purchase = Purchase(
+                item,
+                quantity,
+                cost=ff["price"] * quantity,
+                fan_factor=quantity,
+                description=f"{quantity} point(s) of Fan Factor",
+            )
+        elif item in hr["staff"]:
+            spec = hr["staff"][item]
+            if item == "white_mage" and not team.roster.extra.get("white_mage", False):
+                raise RuleViolation(f"{team.roster.name} teams may not hire a White Mage.", field="item")
+            label = item.replace("_", " ")
+            rules.check_count_limit(
+                current=team.staff.get(item, 0), adding=quantity, maximum=spec["max"], what=f"{label}s"
+            )
+            purchase = Purchase(
+                item,
+                quantity,
+                cost=spec["price"] * quantity,
+                staff={item: quantity},
+                description=f"{quantity} {label}(s)",
+            )
+        else:
+            return super().purchase(team, item, quantity, hr)
+        rules.check_affordable(cost=purchase.cost, treasury=team.treasury, what=purchase.description)
+        return purchase
+
+    def team_value(self, team: TeamState, hr: Mapping) -> int:
+        return rules.team_value(
+            player_values=(p.value for p in team.players if p.can_play),
+            staff=team.staff,
+            staff_prices={item: spec["price"] for item, spec in hr["staff"].items()},
+            rerolls=team.rerolls,
+            reroll_cost=team.roster.extra["reroll_cost"],
+            fan_factor=team.fan_factor,
+            fan_factor_value=hr["fan_factor"]["value"],
+        )
+
+    def check_ready(self, team: TeamState, hr: Mapping) -> None:
+        playable = sum(1 for p in team.players if p.can_play)
+        if playable < hr["min_fielded"]:
+            raise RuleViolation(
+                f"A Blitz Bowl team needs {hr['min_fielded']} players able to play; this one has {playable}."
+            )

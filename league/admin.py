@@ -1,0 +1,39 @@
+from django.contrib import admin
+
+from .models import IdempotencyRecord, League, Membership, Stadium
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    raw_id_fields = ["user"]
+
+
+class StadiumInline(admin.TabularInline):
+    model = Stadium
+    extra = 0
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "ruleset", "created_by", "open_registration", "created_at"]
+    list_filter = ["ruleset"]
+    search_fields = ["name"]
+    inlines = [MembershipInline, StadiumInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["league", "user", "role"]
+    list_filter = ["role"]
+
+
+@admin.register(Stadium)
+class StadiumAdmin(admin.ModelAdmin):
+    list_display = ["name", "league", "special_attribute"]
+
+
+@admin.register(IdempotencyRecord)
+class IdempotencyRecordAdmin(admin.ModelAdmin):
+    list_display = ["key", "status_code", "created_at"]
+    readonly_fields = [f.name for f in IdempotencyRecord._meta.fields]

@@ -1,0 +1,107 @@
+"""Explicit input and output serializers for leagues, memberships, stadiums and rulesets."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from campaigns.rulesets import CHOICES as RULESET_CHOICES
+from league.models import League, Membership, Stadium
+from teams.models import Position, Roster
+
+
+class LeagueOut(serializers.ModelSerializer):
+    commissioner = serializers.IntegerField(source="created_by_id", read_only=True)
+    commissioners = serializers.SerializerMethodField()
+    house_rules = serializers.JSONField(read_only=True)
+    house_rules_overrides = serializers.JSONField(read_only=True)
+    stadiums = serializers.SerializerMethodField()
+
+    class Meta:
+        model = League
+        fields = [
+            "id",
+            "name",
+            "ruleset",
+            "commissioner",
+            "commissioners",
+            "open_registration",
+            "house_rules",
+            "house_rules_overrides",
+            "stadiums",
+            "created_at",
+        ]
+
+    def get_commissioners(self, league: League) -> list[str]:
+        return sorted(m.user.username for m in league.memberships.all() if m.role == Membership.Role.COMMISSIONER)
+
+    def get_stadiums(self, league: League) -> list[dict]:
+        return [StadiumSerializer(s).data for s in league.stadiums.all()]
+
+
+class LeagueIn(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    ruleset = serializers.ChoiceField(choices=RULESET_CHOICES)
+    house_rules = serializers.JSONField(required=False, default=dict)
+    open_registration = serializers.BooleanField(required=False, default=True)
+
+
+class LeagueUpdateIn(serializers.Serializer):
+    name = serializers.CharField(max_length=100, required=False)
+    house_rules = serializers.JSONField(required=False)
+    open_registration = serializers.BooleanField(required=False)
+
+
+class MembershipIn(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=Membership.Role.choices)
+
+
+class MembershipOut(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ["id", "league", "user", "username", "role", "created_at"]
+
+
+class StadiumSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Stadium
+        fields = ["id", "league", "name", "special_attribute"]
+        read_only_fields = ["id", "league"]
+
+
+class RulesetOut(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+
+
+class PositionOut(serializers.ModelSerializer):
+    min = serializers.IntegerField(source="min_count")
+    max = serializers.IntegerField(source="max_count")
+
+    class Meta:
+        model = Position
+        fields = ["key", "name", "min", "max", "cost", "attributes", "skills", "skill_access", "extra"]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        # api-v1: positions carry their attributes flat (`...attributes`), as well as grouped.
+        for attr, value in instance.attributes.items():
+            data.setdefault(attr, value)
+        return data
+
+
+class RosterOut(serializers.ModelSerializer):
+    positions = PositionOut(many=True)
+
+    class Meta:
+        model = Roster
+        fields = ["key", "name", "positions"]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        # Roster extras (reroll_cost, white_mage, special_prices, traits, health_template …) sit at top level.
+        for key, value in instance.extra.items():
+            data.setdefault(key, value)
+        return data

@@ -1,0 +1,129 @@
+"""League, membership, stadium and ruleset endpoints: thin views over services and selectors."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaigns.rulesets import REGISTRY
+from league import services
+from league.models import League
+from league.selectors import league_queryset
+from teams.models import Position, Roster
+
+from .permissions import IsCommissionerOrReadOnly
+from .serializers import (
+    LeagueIn,
+    LeagueOut,
+    LeagueUpdateIn,
+    MembershipIn,
+    MembershipOut,
+    RosterOut,
+    RulesetOut,
+    StadiumSerializer,
+)
+
+
+class RulesetListView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=RulesetOut(many=True))
+    def get(self, request):
+        return Response([{"key": r.key, "name": r.name} for r in REGISTRY.values()])
+
+
+def _ruleset_or_404(key: str):
+    if key not in REGISTRY:
+        raise Http404(f"No ruleset {key!r}.")
+    return REGISTRY[key]
+
+
+class RosterListView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=RosterOut(many=True))
+    def get(self, request, key: str):
+        _ruleset_or_404(key)
+        rosters = Roster.objects.filter(ruleset=key).prefetch_related(
+            Prefetch("positions", queryset=Position.objects.order_by("order", "id"))
+        )
+        return Response(RosterOut(rosters, many=True).data)
+
+
+class HouseRulesView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: OpenApiResponse(description="The ruleset's default house rules (an object).")})
+    def get(self, request, key: str):
+        return Response(_ruleset_or_404(key).default_house_rules())
+
+
+class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    queryset = league_queryset()
+    serializer_class = LeagueOut
+    permission_classes = [IsAuthenticatedOrReadOnly, IsCommissionerOrReadOnly]
+    filterset_fields = ["ruleset"]
+
+    @extend_schema(request=LeagueIn, responses={201: LeagueOut})
+    def create(self, request):
+        data = _valid(LeagueIn, request.data)
+        league = services.league_create(
+            user=request.user, name=data["name"], ruleset=data["ruleset"], overrides=data["house_rules"]
+        )
+        if not data["open_registration"]:
+            league = services.league_update(league_id=league.pk, open_registration=False)
+        return Response(LeagueOut(self.get_queryset().get(pk=league.pk)).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=LeagueUpdateIn, responses=LeagueOut)
+    def partial_update(self, request, pk=None):
+        league = self.get_object()
+        data = _valid(LeagueUpdateIn, request.data)
+        services.league_update(
+            league_id=league.pk,
+            name=data.get("name"),
+            overrides=data.get("house_rules"),
+            open_registration=data.get("open_registration"),
+        )
+        return Response(LeagueOut(self.get_queryset().get(pk=league.pk)).data)
+
+    @extend_schema(request=MembershipIn, responses={201: MembershipOut, 200: MembershipOut(many=True)})
+    @action(detail=True, methods=["get", "post"])
+    def members(self, request, pk=None):
+        league = self.get_object()
+        if request.method == "GET":
+            return Response(MembershipOut(league.memberships.all(), many=True).data)
+        data = _valid(MembershipIn, request.data)
+        membership = services.league_add_member(league=league, username=data["username"], role=data["role"])
+        return Response(MembershipOut(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={201: MembershipOut})
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def join(self, request, pk=None):
+        league = get_object_or_404(League, pk=pk)
+        membership = services.league_join(league=league, user=request.user)
+        return Response(MembershipOut(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=StadiumSerializer, responses={201: StadiumSerializer, 200: StadiumSerializer(many=True)})
+    @action(detail=True, methods=["get", "post"])
+    def stadiums(self, request, pk=None):
+        league = self.get_object()
+        if request.method == "GET":
+            return Response(StadiumSerializer(league.stadiums.all(), many=True).data)
+        data = _valid(StadiumSerializer, request.data)
+        stadium = services.stadium_create(
+            league=league, name=data["name"], special_attribute=data.get("special_attribute", "")
+        )
+        return Response(StadiumSerializer(stadium).data, status=status.HTTP_201_CREATED)
+
+
+def _valid(serializer_class, data) -> dict:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data

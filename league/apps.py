@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class LeagueConfig(AppConfig):
+    name = "league"
+    verbose_name = "Leagues"
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the system checks)

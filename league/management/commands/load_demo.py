@@ -1,0 +1,151 @@
+"""A demo league for each ruleset, with logins, so a newcomer has something to browse at once."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from league import services as league_services
+from league.models import League, Membership
+from teams import services as team_services
+
+DEMO_PASSWORD = "dugout-demo"
+
+# (league name, ruleset, stadiums, [(coach, team name, roster, [(position, name, role) …], purchases)])
+DEMO = [
+    (
+        "Demo Gil Cup",
+        "blitzbowl",
+        [("Midgar Dome", "Mako lights"), ("Zanarkand Arena", "")],
+        [
+            (
+                "coach_cid",
+                "Midgar Marauders",
+                "hume",
+                [("blitzer", "Cloud", ""), ("blitzer", "Zack", ""), ("thrower", "Aeris", ""), ("catcher", "Tifa", "")]
+                + [("lineman", f"Guard {n}", "") for n in range(1, 8)],
+                [("reroll", 2), ("fan_factor", 2), ("assistant_coach", 1), ("white_mage", 1)],
+            ),
+            (
+                "coach_gil",
+                "Gaia Goblins",
+                "goblin",
+                [("goblin", f"Gob {n}", "") for n in range(1, 10)]
+                + [("troll", "Big Grunk", ""), ("pogoer", "Boing", "")],
+                [("reroll", 3), ("cheerleader", 2)],
+            ),
+        ],
+    ),
+    (
+        "Demo ElfBall Campaign",
+        "elfball",
+        [],
+        [
+            (
+                "coach_cid",
+                "Silk Stranglers",
+                "black_widows",
+                [
+                    ("hunter", "Arachne", ""),
+                    ("hunter", "Weaver", ""),
+                    ("midfielder", "Ms. Muffet", ""),
+                    ("midfielder", "Anansi", ""),
+                    ("striker", "Shelob", ""),
+                    ("striker", "Charlotte", ""),
+                    ("striker", "Tarantella", ""),
+                ],
+                [("magic_potion", 2), ("cheerleader", 1)],
+            ),
+            (
+                "coach_gil",
+                "Frost Maidens",
+                "valkyries",
+                [
+                    ("hunter", "Brunhild", ""),
+                    ("hunter", "Sigrun", ""),
+                    ("ice_troll", "Hrimthurs", ""),
+                    ("midfielder", "Gudrun", ""),
+                    ("midfielder", "Svava", ""),
+                    ("midfielder", "Kara", ""),
+                ],
+                [("beer_garden_beauty", 1)],
+            ),
+        ],
+    ),
+    (
+        "Demo Bone Cruncher Circuit",
+        "bonecruncher",
+        [],
+        [
+            (
+                "coach_cid",
+                "Iron Legion",
+                "humans_barbarians",
+                [("player", "Conan", "captain"), ("player", "Gatekeeper", "goalie")]
+                + [("player", f"Legionary {n}", "") for n in range(1, 11)],
+                [("trainer", 2), ("coach", 1), ("cheerleader", 1)],
+            ),
+            (
+                "coach_gil",
+                "Green Tide",
+                "orcs_goblins",
+                [("player", "Gorbag", "captain"), ("player", "Snaga", "goalie")]
+                + [("player", f"Boy {n}", "") for n in range(1, 11)],
+                [("trainer", 1)],
+            ),
+        ],
+    ),
+]
+
+
+class Command(BaseCommand):
+    help = "Create the demo leagues and logins (idempotent: an existing demo is left as it is)."
+
+    def handle(self, *args, **options):
+        User = get_user_model()
+        users = {}
+        for username in ("commissioner", "coach_cid", "coach_gil"):
+            user, created = User.objects.get_or_create(username=username, defaults={"email": f"{username}@example.com"})
+            if created:
+                user.set_password(DEMO_PASSWORD)
+                user.save()
+            users[username] = user
+        if not User.objects.filter(username="admin").exists():
+            User.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
+
+        for name, ruleset, stadiums, teams in DEMO:
+            if League.objects.filter(name=name).exists():
+                continue
+            with transaction.atomic():
+                league = league_services.league_create(user=users["commissioner"], name=name, ruleset=ruleset)
+                for stadium, attribute in stadiums:
+                    league_services.stadium_create(league=league, name=stadium, special_attribute=attribute)
+                for coach, team_name, roster, players, purchases in teams:
+                    Membership.objects.get_or_create(league=league, user=users[coach], role=Membership.Role.COACH)
+                    team = team_services.team_create(
+                        league=league, coach=users[coach], name=team_name, roster_key=roster
+                    )
+                    for number, (position, player_name, role) in enumerate(players, start=1):
+                        team_services.team_hire_player(
+                            team_id=team.pk,
+                            user=users[coach],
+                            position=position,
+                            name=player_name,
+                            number=number,
+                            role=role,
+                        )
+                    for item, quantity in purchases:
+                        team_services.team_purchase(team_id=team.pk, user=users[coach], item=item, quantity=quantity)
+            self.stdout.write(f"Created {name} ({ruleset}).")
+
+        self.stdout.write(
+            self.style.SUCCESS(
+                "\nDugout demo is ready at http://127.0.0.1:8000/\n"
+                f"  commissioner / {DEMO_PASSWORD}   (runs the three demo leagues)\n"
+                f"  coach_cid    / {DEMO_PASSWORD}   (a team in each league)\n"
+                f"  coach_gil    / {DEMO_PASSWORD}   (a team in each league)\n"
+                f"  admin        / {DEMO_PASSWORD}   (Django admin at /admin/)\n"
+                "  API docs: http://127.0.0.1:8000/api/docs/\n"
+            )
+        )

@@ -1,0 +1,43 @@
+"""Reads of leagues and who may do what in them."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, Q, QuerySet
+
+from .models import League, Membership
+
+
+def league_queryset() -> QuerySet[League]:
+    return (
+        League.objects.select_related("created_by")
+        .annotate(
+            team_count=Count("teams", distinct=True),
+        )
+        .prefetch_related("memberships__user", "stadiums")
+    )
+
+
+def user_is_commissioner(*, user: AbstractBaseUser, league: League) -> bool:
+    if not user.is_authenticated:
+        return False
+    return Membership.objects.filter(league=league, user=user, role=Membership.Role.COMMISSIONER).exists()
+
+
+def user_is_coach(*, user: AbstractBaseUser, league: League) -> bool:
+    if not user.is_authenticated:
+        return False
+    return Membership.objects.filter(league=league, user=user, role=Membership.Role.COACH).exists()
+
+
+def league_commissioners(*, league: League) -> list[str]:
+    """Usernames of the league's commissioners (uses prefetched memberships)."""
+    return sorted(m.user.username for m in league.memberships.all() if m.role == Membership.Role.COMMISSIONER)
+
+
+def leagues_of(*, user: AbstractBaseUser) -> QuerySet[League]:
+    return (
+        league_queryset().filter(Q(memberships__user=user)).distinct()
+        if user.is_authenticated
+        else League.objects.none()
+    )

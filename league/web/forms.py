@@ -1,0 +1,49 @@
+"""Forms of the web pages. They only shape input; the services decide."""
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from campaigns.rulesets import CHOICES as RULESET_CHOICES
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(required=False)
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    ruleset = forms.ChoiceField(choices=RULESET_CHOICES)
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    roster = forms.ChoiceField(choices=())
+
+    def __init__(self, *args, rosters=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["roster"].choices = [(r.key, r.name) for r in rosters]
+
+
+class HireForm(forms.Form):
+    position = forms.ChoiceField(choices=())
+    name = forms.CharField(max_length=100)
+    number = forms.IntegerField(required=False, min_value=0, max_value=99)
+    role = forms.ChoiceField(choices=[("", "—"), ("captain", "Great Captain"), ("goalie", "Goalie")], required=False)
+
+    def __init__(self, *args, positions=(), roles=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["position"].choices = [(p.key, f"{p.name} ({p.cost:,})") for p in positions]
+        if not roles:
+            del self.fields["role"]
+
+
+class PurchaseForm(forms.Form):
+    item = forms.ChoiceField(choices=())
+    quantity = forms.IntegerField(min_value=1, max_value=99, initial=1)
+
+    def __init__(self, *args, items=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["item"].choices = [(i, i.replace("_", " ").capitalize()) for i in items]

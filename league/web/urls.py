@@ -1,0 +1,19 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("signup/", views.signup, name="signup"),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("leagues/new/", views.league_create, name="league-create"),
+    path("leagues/<int:pk>/", views.league_detail, name="league-detail"),
+    path("leagues/<int:pk>/join/", views.league_join, name="league-join"),
+    path("leagues/<int:pk>/teams/new/", views.team_create, name="team-create"),
+    path("teams/<int:pk>/", views.team_detail, name="team-detail"),
+    path("teams/<int:pk>/hire/", views.team_hire, name="team-hire"),
+    path("teams/<int:pk>/buy/", views.team_buy, name="team-buy"),
+    path("teams/<int:pk>/players/<int:player_id>/fire/", views.team_fire, name="team-fire"),
+]

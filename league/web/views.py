@@ -1,0 +1,191 @@
+"""Web pages for people: the same services and selectors as the API, rendered with templates and htmx."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from campaigns.errors import RuleViolation
+from league import services as league_services
+from league.models import League, Membership
+from league.selectors import league_queryset, user_is_coach
+from teams import services as team_services
+from teams.models import Position, Roster, Team
+from teams.selectors import roster_players, team_queryset, team_state
+
+from .forms import HireForm, LeagueForm, PurchaseForm, SignUpForm, TeamForm
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"leagues": league_queryset()})
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(request, f"Welcome to Dugout, {user.username}!")
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def league_create(request: HttpRequest) -> HttpResponse:
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        league = league_services.league_create(user=request.user, **form.cleaned_data)
+        messages.success(request, f"{league.name} is open. You are its commissioner.")
+        return redirect("league-detail", pk=league.pk)
+    return render(request, "league/league_form.html", {"form": form})
+
+
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    league = get_object_or_404(league_queryset(), pk=pk)
+    teams = list(team_queryset().filter(league=league))
+    rules, hr = league.rules, league.house_rules
+    rows = [(team, rules.team_value(team_state(team=team), hr)) for team in teams]
+    user = request.user
+    context = {
+        "league": league,
+        "rows": rows,
+        "is_coach": any(m.user_id == user.pk and m.role == Membership.Role.COACH for m in league.memberships.all()),
+        "is_commissioner": any(
+            m.user_id == user.pk and m.role == Membership.Role.COMMISSIONER for m in league.memberships.all()
+        ),
+        "economy": rules.economy,
+    }
+    return render(request, "league/league_detail.html", context)
+
+
+@login_required
+@require_POST
+def league_join(request: HttpRequest, pk: int) -> HttpResponse:
+    league = get_object_or_404(League, pk=pk)
+    try:
+        league_services.league_join(league=league, user=request.user)
+        messages.success(request, f"You coach in {league.name} now: create your team.")
+    except RuleViolation as exc:
+        messages.error(request, exc.message)
+    return redirect("league-detail", pk=pk)
+
+
+@login_required
+def team_create(request: HttpRequest, pk: int) -> HttpResponse:
+    league = get_object_or_404(League, pk=pk)
+    if not user_is_coach(user=request.user, league=league):
+        messages.error(request, "Join the league as a coach before creating a team.")
+        return redirect("league-detail", pk=pk)
+    form = TeamForm(request.POST or None, rosters=Roster.objects.filter(ruleset=league.ruleset))
+    if request.method == "POST" and form.is_valid():
+        try:
+            team = team_services.team_create(
+                league=league,
+                coach=request.user,
+                name=form.cleaned_data["name"],
+                roster_key=form.cleaned_data["roster"],
+            )
+        except RuleViolation as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"{team.name} is founded. Hire your first players.")
+            return redirect("team-detail", pk=team.pk)
+    return render(request, "league/team_form.html", {"form": form, "league": league})
+
+
+def _sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
+    team = get_object_or_404(team_queryset(), pk=team_id)
+    rules, hr = team.league.rules, team.league.house_rules
+    positions = team.roster.positions.all()
+    is_coach = request.user.is_authenticated and team.coach_id == request.user.pk
+    return {
+        "team": team,
+        "players": roster_players(team=team),
+        "team_value": rules.team_value(team_state(team=team), hr),
+        "points_budget": rules.points_budget(hr),
+        "economy": rules.economy,
+        "player_fields": rules.player_fields,
+        "is_coach": is_coach,
+        "hire_form": extra.pop("hire_form", None) or HireForm(positions=positions, roles=rules.roles),
+        "purchase_form": extra.pop("purchase_form", None) or PurchaseForm(items=rules.purchase_items),
+        "ledger": list(team.ledger.order_by("-id")[:20]) if rules.economy == "gil" else [],
+        **extra,
+    }
+
+
+def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return render(request, "teams/team_detail.html", _sheet_context(request, pk))
+
+
+def _sheet_response(request: HttpRequest, pk: int, **extra) -> HttpResponse:
+    """After a write: the sheet fragment for htmx, or a redirect for a plain form post."""
+    if request.htmx:
+        return render(request, "teams/_sheet.html", _sheet_context(request, pk, **extra))
+    for error in extra.get("errors", []):
+        messages.error(request, error)
+    return redirect("team-detail", pk=pk)
+
+
+def _own_team(request: HttpRequest, pk: int) -> Team | None:
+    team = get_object_or_404(Team, pk=pk)
+    return team if team.coach_id == request.user.pk else None
+
+
+@login_required
+@require_POST
+def team_hire(request: HttpRequest, pk: int) -> HttpResponse:
+    team = _own_team(request, pk)
+    if team is None:
+        return HttpResponseForbidden("Only this team's coach may hire for it.")
+    positions = Position.objects.filter(roster_id=team.roster_id)
+    form = HireForm(request.POST, positions=positions, roles=team.league.rules.roles)
+    errors: list[str] = []
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            player = team_services.team_hire_player(
+                team_id=pk,
+                user=request.user,
+                position=data["position"],
+                name=data["name"],
+                number=data.get("number"),
+                role=data.get("role") or "",
+            )
+            return _sheet_response(request, pk, notice=f"Hired {player.name}.")
+        except RuleViolation as exc:
+            errors.append(exc.message)
+    else:
+        errors.extend(f"{field}: {' '.join(msgs)}" for field, msgs in form.errors.items())
+    return _sheet_response(request, pk, errors=errors, hire_form=form)
+
+
+@login_required
+@require_POST
+def team_fire(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+    if _own_team(request, pk) is None:
+        return HttpResponseForbidden("Only this team's coach may fire its players.")
+    try:
+        player = team_services.team_fire_player(team_id=pk, player_id=player_id, user=request.user)
+        return _sheet_response(request, pk, notice=f"{player.name} is fired.")
+    except RuleViolation as exc:
+        return _sheet_response(request, pk, errors=[exc.message])
+
+
+@login_required
+@require_POST
+def team_buy(request: HttpRequest, pk: int) -> HttpResponse:
+    team = _own_team(request, pk)
+    if team is None:
+        return HttpResponseForbidden("Only this team's coach may buy for it.")
+    form = PurchaseForm(request.POST, items=team.league.rules.purchase_items)
+    if not form.is_valid():
+        return _sheet_response(request, pk, errors=["Choose an item and a quantity of at least 1."])
+    try:
+        team_services.team_purchase(team_id=pk, user=request.user, **form.cleaned_data)
+        return _sheet_response(request, pk, notice="Bought.")
+    except RuleViolation as exc:
+        return _sheet_response(request, pk, errors=[exc.message])

@@ -1,0 +1,1 @@
+"""Matches, results, confirmation, the roll log, pre- and post-match sequences."""

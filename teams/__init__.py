@@ -1,0 +1,1 @@
+"""Teams, players, staff and support, the gil ledger and team value."""

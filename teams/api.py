@@ -1,0 +1,230 @@
+"""Team, player, purchase and ledger endpoints (api-v1 "Teams"): thin views over services and selectors."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+
+from league.api.permissions import IsTeamCoachOrReadOnly
+from league.models import League
+
+from . import services
+from .models import LedgerEntry, Player, Team
+from .selectors import roster_players, team_queryset, team_state
+
+
+class PlayerOut(serializers.ModelSerializer):
+    position = serializers.CharField(source="position.key")
+    position_name = serializers.CharField(source="position.name")
+    injuries = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Player
+        fields = [
+            "id",
+            "name",
+            "number",
+            "position",
+            "position_name",
+            "status",
+            "attributes",
+            "skills",
+            "value",
+            "injuries",
+            "spp",
+            "goal_points",
+            "abilities",
+            "role",
+            "wounds",
+            "armour_used",
+            "matches_survived",
+        ]
+
+    def get_injuries(self, player: Player) -> list:
+        # Lasting injuries are recorded per match (the match engine); a fresh hire has none.
+        return []
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        # Only the fields of this player's ruleset (api-v1: "plus, by ruleset").
+        fields = instance.team.league.rules.player_fields
+        for key in ("spp", "goal_points", "abilities", "role", "wounds", "armour_used", "matches_survived"):
+            if key not in fields:
+                data.pop(key)
+        return data
+
+
+class TeamOut(serializers.ModelSerializer):
+    roster = serializers.CharField(source="roster.key")
+    roster_name = serializers.CharField(source="roster.name")
+    coach_username = serializers.CharField(source="coach.username")
+    treasury = serializers.IntegerField()
+    stadium_fund = serializers.IntegerField()
+    team_value = serializers.SerializerMethodField()
+    points_value = serializers.SerializerMethodField()
+    points_budget = serializers.SerializerMethodField()
+    players = serializers.SerializerMethodField()
+    sponsorships = serializers.SerializerMethodField()
+    in_creation = serializers.BooleanField()
+
+    class Meta:
+        model = Team
+        fields = [
+            "id",
+            "league",
+            "name",
+            "roster",
+            "roster_name",
+            "coach",
+            "coach_username",
+            "treasury",
+            "team_value",
+            "fan_factor",
+            "rerolls",
+            "players",
+            "staff",
+            "sponsorships",
+            "home_stadium",
+            "owns_stadium",
+            "stadium_fund",
+            "points_value",
+            "points_budget",
+            "in_creation",
+            "created_at",
+        ]
+
+    def _value(self, team: Team) -> int | None:
+        if not hasattr(team, "_value_cache"):
+            team._value_cache = team.league.rules.team_value(team_state(team=team), team.league.house_rules)
+        return team._value_cache
+
+    def get_team_value(self, team: Team) -> int | None:
+        return self._value(team)
+
+    def get_points_value(self, team: Team) -> int | None:
+        return self._value(team) if team.league.rules.economy == "points" else None
+
+    def get_points_budget(self, team: Team) -> int | None:
+        return team.league.rules.points_budget(team.league.house_rules)
+
+    def get_players(self, team: Team) -> list[dict]:
+        players = roster_players(team=team)
+        for player in players:
+            player.team = team  # already loaded: spare a query per player
+        return PlayerOut(players, many=True).data
+
+    def get_sponsorships(self, team: Team) -> list[dict]:
+        return [
+            {"id": s.pk, "name": s.name, "gained_at": s.gained_at}
+            for s in team.sponsorships.all()
+            if s.ended_at is None
+        ]
+
+
+class TeamIn(serializers.Serializer):
+    league = serializers.IntegerField()
+    name = serializers.CharField(max_length=100)
+    roster = serializers.CharField(max_length=50)
+
+
+class HireIn(serializers.Serializer):
+    position = serializers.CharField(max_length=50)
+    name = serializers.CharField(max_length=100)
+    number = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
+    role = serializers.ChoiceField(choices=Player.Role.choices, required=False, default="")
+
+
+class PlayerPatchIn(serializers.Serializer):
+    name = serializers.CharField(max_length=100, required=False)
+    number = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=99)
+    role = serializers.ChoiceField(choices=Player.Role.choices, required=False)
+
+
+class PurchaseIn(serializers.Serializer):
+    item = serializers.CharField(max_length=50)
+    quantity = serializers.IntegerField(min_value=1, max_value=99, default=1)
+
+
+class LedgerOut(serializers.ModelSerializer):
+    match = serializers.SerializerMethodField()
+
+    class Meta:
+        model = LedgerEntry
+        fields = ["id", "account", "amount", "balance_after", "reason", "kind", "match", "created_at"]
+
+    def get_match(self, entry: LedgerEntry) -> int | None:
+        return getattr(entry, "match_id", None)
+
+
+def _valid(serializer_class, data) -> dict:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    queryset = team_queryset()
+    serializer_class = TeamOut
+    permission_classes = [IsAuthenticatedOrReadOnly, IsTeamCoachOrReadOnly]
+    filterset_fields = ["league", "coach"]
+
+    def _team_out(self, team_id: int, code: int = status.HTTP_200_OK) -> Response:
+        return Response(TeamOut(self.get_queryset().get(pk=team_id)).data, status=code)
+
+    @extend_schema(request=TeamIn, responses={201: TeamOut})
+    def create(self, request):
+        data = _valid(TeamIn, request.data)
+        league = League.objects.filter(pk=data["league"]).first()
+        if league is None:
+            return Response({"league": ["No such league."]}, status=status.HTTP_400_BAD_REQUEST)
+        team = services.team_create(league=league, coach=request.user, name=data["name"], roster_key=data["roster"])
+        return self._team_out(team.pk, status.HTTP_201_CREATED)
+
+    @extend_schema(request=HireIn, responses={201: PlayerOut})
+    @action(detail=True, methods=["post"])
+    def players(self, request, pk=None):
+        team = self.get_object()
+        data = _valid(HireIn, request.data)
+        player = services.team_hire_player(team_id=team.pk, user=request.user, **data)
+        return Response(self._player_out(team.pk, player.pk), status=status.HTTP_201_CREATED)
+
+    def _player_out(self, team_id: int, player_id: int) -> dict:
+        player = Player.objects.select_related("position", "team__league").get(pk=player_id, team_id=team_id)
+        return PlayerOut(player).data
+
+    @extend_schema(request=PlayerPatchIn, responses={200: PlayerOut, 204: None})
+    @action(detail=True, methods=["patch", "delete"], url_path=r"players/(?P<player_id>\d+)")
+    def player(self, request, pk=None, player_id=None):
+        team = self.get_object()
+        get_object_or_404(Player, pk=player_id, team=team, left_at__isnull=True)
+        if request.method == "DELETE":
+            services.team_fire_player(team_id=team.pk, player_id=int(player_id), user=request.user)
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        data = _valid(PlayerPatchIn, request.data)
+        services.team_update_player(team_id=team.pk, player_id=int(player_id), user=request.user, fields=data)
+        return Response(self._player_out(team.pk, int(player_id)))
+
+    @extend_schema(request=PurchaseIn, responses={201: TeamOut})
+    @action(detail=True, methods=["post"])
+    def purchases(self, request, pk=None):
+        team = self.get_object()
+        data = _valid(PurchaseIn, request.data)
+        services.team_purchase(team_id=team.pk, user=request.user, item=data["item"], quantity=data["quantity"])
+        return self._team_out(team.pk, status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: TeamOut})
+    @action(detail=True, methods=["post"])
+    def ready(self, request, pk=None):
+        team = self.get_object()
+        services.team_close_creation(team_id=team.pk, user=request.user)
+        return self._team_out(team.pk)
+
+    @extend_schema(responses=LedgerOut(many=True))
+    @action(detail=True, methods=["get"])
+    def ledger(self, request, pk=None):
+        team = get_object_or_404(Team, pk=pk)
+        return Response(LedgerOut(team.ledger.order_by("id"), many=True).data)

@@ -1,0 +1,78 @@
+"""Reads of teams: one planned query set per page, whatever the league size."""
+
+from __future__ import annotations
+
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+
+from campaigns.rulesets.base import PlayerState, TeamState
+
+from .models import LedgerEntry, Player, Position, Team
+
+
+def _latest_balance(account: str) -> Coalesce:
+    latest = (
+        LedgerEntry.objects.filter(team=OuterRef("pk"), account=account)
+        .order_by("-sequence")
+        .values("balance_after")[:1]
+    )
+    return Coalesce(Subquery(latest), Value(0))
+
+
+def team_queryset() -> QuerySet[Team]:
+    """Teams with everything a team sheet or list shows, in a fixed number of queries."""
+    return (
+        Team.objects.select_related("league", "coach", "roster", "home_stadium")
+        .annotate(
+            treasury=_latest_balance(LedgerEntry.Account.TREASURY),
+            stadium_fund=_latest_balance(LedgerEntry.Account.STADIUM_FUND),
+        )
+        .prefetch_related(
+            Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
+            Prefetch("players", queryset=Player.objects.select_related("position").order_by("number", "id")),
+            "sponsorships",
+        )
+    )
+
+
+def team_treasury(*, team: Team) -> int:
+    """The treasury balance: the last entry's running balance (0 before any entry)."""
+    entry = team.ledger.filter(account=LedgerEntry.Account.TREASURY).order_by("-sequence").first()
+    return entry.balance_after if entry else 0
+
+
+def _treasury_of(team: Team) -> int:
+    annotated = getattr(team, "treasury", None)
+    return team_treasury(team=team) if annotated is None else annotated
+
+
+def team_state(*, team: Team, treasury: int | None = None) -> TeamState:
+    """The plain-value team the rules read. Uses prefetched players and positions when present."""
+    return TeamState(
+        roster=team.roster.spec(),
+        players=tuple(
+            PlayerState(
+                id=p.pk,
+                position=p.position.key,
+                status=p.status,
+                value=p.value,
+                role=p.role,
+                abilities=len(p.abilities),
+            )
+            for p in team.players.all()
+        ),
+        staff=dict(team.staff),
+        rerolls=team.rerolls,
+        fan_factor=team.fan_factor,
+        treasury=_treasury_of(team) if treasury is None else treasury,
+        in_creation=team.in_creation,
+    )
+
+
+def team_value(*, team: Team) -> int | None:
+    return team.league.rules.team_value(team_state(team=team), team.league.house_rules)
+
+
+def roster_players(*, team: Team) -> list[Player]:
+    """Players on the team sheet (not fired, not yet removed to the memorial), in shirt-number order."""
+    return [p for p in team.players.all() if p.left_at is None]

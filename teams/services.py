@@ -1,0 +1,227 @@
+"""Writes to teams. Each service runs in one transaction with the team row locked (a unit of work):
+the rules are asked with the team as it stands, the effects applied, and gil moved only through
+`ledger_post`, the one writer of money. A refusal raises RuleViolation and rolls everything back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from campaigns.errors import RuleViolation
+from campaigns.rulesets.base import fmt_gil
+from league.models import League, Membership
+
+from .models import LedgerEntry, Player, Position, Roster, Team
+from .selectors import team_state
+
+
+@contextmanager
+def team_locked(*, team_id: int) -> Iterator[Team]:
+    """The unit of work: a transaction holding the team's row lock, with players and roster loaded."""
+    with transaction.atomic():
+        # Lock the team row alone (PostgreSQL forbids FOR UPDATE across the nullable outer joins).
+        Team.objects.select_for_update().filter(pk=team_id).values_list("pk", flat=True).get()
+        team = (
+            Team.objects.select_related("league", "roster")
+            .prefetch_related(
+                Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
+                Prefetch("players", queryset=Player.objects.select_related("position")),
+            )
+            .get(pk=team_id)
+        )
+        yield team
+
+
+def ledger_post(
+    *,
+    team: Team,
+    amount: int,
+    kind: str,
+    reason: str,
+    user: AbstractBaseUser | None = None,
+    account: str = LedgerEntry.Account.TREASURY,
+) -> LedgerEntry:
+    """Append one ledger entry. The caller holds the team lock (`team_locked`).
+
+    The new running balance is the last entry's plus `amount`; a balance below 0 is refused here with a
+    message, and by the database's CheckConstraint should anything else try.
+    """
+    if amount == 0:
+        raise ValueError("a ledger entry moves gil: amount must not be 0")
+    last = (
+        LedgerEntry.objects.filter(team=team, account=account)
+        .order_by("-sequence")
+        .values_list("sequence", "balance_after")
+        .first()
+    )
+    sequence, balance = last or (0, 0)
+    if balance + amount < 0:
+        raise RuleViolation(
+            f"Not enough gil: {reason} needs {fmt_gil(-amount)} "
+            f"and the {account.replace('_', ' ')} holds {fmt_gil(balance)}.",
+            field="treasury",
+        )
+    return LedgerEntry.objects.create(
+        team=team,
+        account=account,
+        sequence=sequence + 1,
+        amount=amount,
+        balance_after=balance + amount,
+        kind=kind,
+        reason=reason,
+        created_by=user if user and user.is_authenticated else None,
+    )
+
+
+def team_create(*, league: League, coach: AbstractBaseUser, name: str, roster_key: str) -> Team:
+    """Create a team from one of the league's rosters; Blitz Bowl teams open their treasury."""
+    rules, hr = league.rules, league.house_rules
+    if not Membership.objects.filter(league=league, user=coach, role=Membership.Role.COACH).exists():
+        raise RuleViolation(
+            "Only a coach of this league can create a team in it. Join the league first.", field="league"
+        )
+    roster = Roster.objects.filter(ruleset=league.ruleset, key=roster_key).first()
+    if roster is None:
+        raise RuleViolation(f"{roster_key!r} is not a {rules.name} roster.", field="roster")
+    with transaction.atomic():
+        # Serialise team creation per coach and league so "one team per coach" holds under races.
+        League.objects.select_for_update().filter(pk=league.pk).values_list("pk", flat=True).get()
+        if not rules.may_run_several_teams(hr) and Team.objects.filter(league=league, coach=coach).exists():
+            raise RuleViolation(
+                "This league allows one team per coach (house rule coach_may_run_several_teams).", field="league"
+            )
+        if Team.objects.filter(league=league, name__iexact=name).exists():
+            raise RuleViolation(f"The league already has a team called {name}.", field="name")
+        team = Team.objects.create(league=league, coach=coach, name=name, roster=roster)
+        opening = rules.starting_treasury(hr)
+        if opening:
+            ledger_post(team=team, amount=opening, kind="starting_treasury", reason="Starting treasury", user=coach)
+    return team
+
+
+def _position(team: Team, key: str) -> Position:
+    for position in team.roster.positions.all():
+        if position.key == key:
+            return position
+    raise RuleViolation(f"{key!r} is not a position of the {team.roster.name} roster.", field="position")
+
+
+def _player(team: Team, player_id: int) -> Player:
+    for player in team.players.all():
+        if player.pk == player_id and player.left_at is None:
+            return player
+    raise RuleViolation("No such player on this team.", field="player")
+
+
+def team_hire_player(
+    *, team_id: int, user: AbstractBaseUser, position: str, name: str, number: int | None = None, role: str = ""
+) -> Player:
+    """Hire a rookie: position and roster limits, budget or treasury, role rules — then pay for him."""
+    with team_locked(team_id=team_id) as team:
+        league = team.league
+        spec = _position(team, position)
+        state = team_state(team=team)
+        cost = league.rules.check_hire(state, spec.spec(), league.house_rules, role=role)
+        _check_number_free(team, number)
+        player = Player.objects.create(
+            team=team,
+            position=spec,
+            name=name,
+            number=number,
+            role=role,
+            attributes=dict(spec.attributes),
+            skills=list(spec.skills),
+            value=league.rules.initial_player_value(spec.spec(), league.house_rules),
+        )
+        if cost:
+            ledger_post(team=team, amount=-cost, kind="hire", reason=f"Hired {name} ({spec.name})", user=user)
+    return player
+
+
+def _check_number_free(team: Team, number: int | None, *, except_id: int | None = None) -> None:
+    if number is None:
+        return
+    if any(p.number == number and p.left_at is None and p.pk != except_id for p in team.players.all()):
+        raise RuleViolation(f"Shirt number {number} is already taken on this team.", field="number")
+
+
+def team_update_player(*, team_id: int, player_id: int, user: AbstractBaseUser, fields: dict) -> Player:
+    """Rename, renumber or (Bone Cruncher) change a player's role."""
+    with team_locked(team_id=team_id) as team:
+        player = _player(team, player_id)
+        if "number" in fields:
+            _check_number_free(team, fields["number"], except_id=player.pk)
+        if "role" in fields:
+            state = team_state(team=team)
+            me = next(p for p in state.players if p.id == player.pk)
+            team.league.rules.check_role(state, me, fields["role"], team.league.house_rules)
+        for attr in ("name", "number", "role"):
+            if attr in fields:
+                setattr(player, attr, fields[attr])
+        player.save(update_fields=[f for f in ("name", "number", "role") if f in fields])
+    return player
+
+
+def team_fire_player(*, team_id: int, player_id: int, user: AbstractBaseUser) -> Player:
+    """Fire a player (H: no refund). He leaves the roster; his record stays for the league's history."""
+    with team_locked(team_id=team_id) as team:
+        player = _player(team, player_id)
+        state = team_state(team=team)
+        me = next(p for p in state.players if p.id == player.pk)
+        team.league.rules.check_fire(state, me, team.league.house_rules)
+        player.status = Player.Status.RETIRED
+        player.role = ""
+        player.left_at = timezone.now()
+        player.save(update_fields=["status", "role", "left_at"])
+    return player
+
+
+def team_purchase(*, team_id: int, user: AbstractBaseUser, item: str, quantity: int) -> Team:
+    """Buy re-rolls, staff, Fan Factor or team support, as the league's ruleset prices them."""
+    if quantity < 1:
+        raise RuleViolation("Buy at least one.", field="quantity")
+    with team_locked(team_id=team_id) as team:
+        league = team.league
+        purchase = league.rules.purchase(team_state(team=team), item, quantity, league.house_rules)
+        team.rerolls += purchase.rerolls
+        team.fan_factor += purchase.fan_factor
+        staff = dict(team.staff)
+        for key, count in purchase.staff.items():
+            staff[key] = staff.get(key, 0) + count
+        team.staff = staff
+        team.save(update_fields=["rerolls", "fan_factor", "staff"])
+        if purchase.cost:
+            ledger_post(
+                team=team, amount=-purchase.cost, kind="purchase", reason=f"Bought {purchase.description}", user=user
+            )
+    return team
+
+
+def team_close_creation(*, team_id: int, user: AbstractBaseUser) -> Team:
+    """Declare the team ready: creation prices end (e.g. re-rolls now cost double)."""
+    with team_locked(team_id=team_id) as team:
+        if not team.in_creation:
+            raise RuleViolation("The team has already left creation.")
+        team.league.rules.check_ready(team_state(team=team), team.league.house_rules)
+        team.creation_closed_at = timezone.now()
+        team.save(update_fields=["creation_closed_at"])
+    return team
+
+
+def ledger_audit() -> list[str]:
+    """Recompute every account's running balance from its entries; return the discrepancies found."""
+    problems: list[str] = []
+    expected: dict[tuple[int, str], tuple[int, int]] = {}
+    for entry in LedgerEntry.objects.order_by("team_id", "account", "sequence").iterator():
+        key = (entry.team_id, entry.account)
+        sequence, balance = expected.get(key, (0, 0))
+        if entry.sequence != sequence + 1 or entry.balance_after != balance + entry.amount:
+            problems.append(f"team {entry.team_id} {entry.account} entry {entry.sequence}: balance does not add up")
+        expected[key] = (entry.sequence, entry.balance_after)
+    return problems

@@ -1,0 +1,18 @@
+"""Celery tasks for teams: thin wrappers around services."""
+
+import logging
+
+from celery import shared_task
+
+from . import services
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
+def ledger_audit() -> int:
+    """Nightly: every treasury's running balance recomputed from its entries; drift is logged loudly."""
+    problems = services.ledger_audit()
+    for problem in problems:
+        log.error("ledger audit: %s", problem)
+    return len(problems)

@@ -1,0 +1,91 @@
+"""Personas and clients shared by the whole suite: a commissioner, two coaches and a stranger."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from league.models import Membership
+from tests.factories import LeagueFactory, TeamFactory, UserFactory, token_for
+
+
+def pytest_configure(config):
+    from django.conf import settings
+
+    # Tests speak plain HTTP to the test client and the live server.
+    settings.SECURE_SSL_REDIRECT = False
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture
+def commissioner(db):
+    return UserFactory(username="commish")
+
+
+@pytest.fixture
+def league(commissioner):
+    """A Blitz Bowl league run by `commissioner`."""
+    return LeagueFactory(created_by=commissioner, name="Gil Cup", ruleset="blitzbowl")
+
+
+@pytest.fixture
+def coach(db):
+    return UserFactory(username="alice")
+
+
+@pytest.fixture
+def other_coach(db):
+    return UserFactory(username="bob")
+
+
+@pytest.fixture
+def stranger(db):
+    return UserFactory(username="stranger")
+
+
+@pytest.fixture
+def team(league, coach):
+    """Alice's Hume team in the Blitz Bowl league (100,000 gil, in creation)."""
+    return TeamFactory(league=league, coach=coach, name="Alice's Humes", roster="hume")
+
+
+@pytest.fixture
+def other_team(league, other_coach):
+    return TeamFactory(league=league, coach=other_coach, name="Bob's Goblins", roster="goblin")
+
+
+@pytest.fixture
+def api():
+    """An anonymous API client."""
+    return APIClient()
+
+
+@pytest.fixture
+def api_as():
+    """`api_as(user)`: an API client authenticated with the user's token."""
+
+    def make(user) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
+        return client
+
+    return make
+
+
+@pytest.fixture
+def make_coach(league):
+    """`make_coach(user)`: a coach membership in `league`."""
+
+    def make(user):
+        Membership.objects.get_or_create(league=league, user=user, role=Membership.Role.COACH)
+        return user
+
+    return make
