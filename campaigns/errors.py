@@ -14,3 +14,7 @@ class RuleViolation(Exception):
         if self.field:
             return {self.field: [self.message]}
         return {"detail": self.message}
+
+
+class NotPermitted(RuleViolation):
+    """The action is allowed by the rules, but not to this user (answered 403)."""

@@ -38,7 +38,8 @@ def _check(default: Any, override: Any, path: str) -> None:
         check_item = _check_row if _kind(sample) is dict else _check
         for index, item in enumerate(override):
             check_item(sample, item, f"{path}[{index}]")
-    elif kind is int and override < 0:
+    elif kind is int and override < 0 <= default:
+        # Prices, limits and counts are never negative; modifiers (whose defaults are) may be.
         raise RuleViolation(f"{path} cannot be negative.", field=path)
 
 

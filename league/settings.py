@@ -4,6 +4,7 @@ Newcomer defaults: a SQLite file under var/ and an embedded filesystem broker, s
 server. DATABASE_URL and REDIS_URL switch to PostgreSQL and Redis (as CI and production do).
 """
 
+import os
 from pathlib import Path
 
 import environ
@@ -85,8 +86,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 30,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-    # A file (not :memory:) so live-server tests and concurrent requests share one database.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-dugout.sqlite3")}
+    # A file (not :memory:) so live-server tests and concurrent requests share one database; one per
+    # test process, so two test runs in one checkout never write to the same file.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-dugout-{os.getpid()}.sqlite3")}
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -110,6 +112,8 @@ if not REDIS_URL:
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # Results are ignored unless a caller asks for one (ignore_result=False), e.g. a test awaiting a worker.
+    CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import LedgerEntry, Player, Position, Roster, Sponsorship, Team
+from .models import LedgerEntry, Player, Position, Roster, Sponsorship, Team, Transfer
 
 
 class PositionInline(admin.TabularInline):
@@ -57,3 +57,9 @@ class LedgerEntryAdmin(admin.ModelAdmin):
 
 
 admin.site.register(Sponsorship)
+
+
+@admin.register(Transfer)
+class TransferAdmin(admin.ModelAdmin):
+    list_display = ["player", "from_team", "to_team", "price", "status", "created_at"]
+    list_filter = ["status"]

@@ -12,8 +12,8 @@ from rest_framework.response import Response
 from league.api.permissions import IsTeamCoachOrReadOnly
 from league.models import League
 
-from . import services
-from .models import LedgerEntry, Player, Team
+from . import services, transfers
+from .models import LedgerEntry, Player, Team, Transfer
 from .selectors import roster_players, team_queryset, team_state
 
 
@@ -228,3 +228,64 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def ledger(self, request, pk=None):
         team = get_object_or_404(Team, pk=pk)
         return Response(LedgerOut(team.ledger.order_by("id"), many=True).data)
+
+
+class TransferOut(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = Transfer
+        fields = [
+            "id",
+            "player",
+            "player_name",
+            "from_team",
+            "to_team",
+            "price",
+            "status",
+            "proposed_by",
+            "created_at",
+            "decided_at",
+        ]
+
+
+class TransferIn(serializers.Serializer):
+    player = serializers.IntegerField()
+    to_team = serializers.IntegerField()
+    price = serializers.IntegerField(min_value=0, max_value=10_000_000, default=0)
+
+
+class TransferViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Transfers between two coaches' teams: the seller proposes, the buyer accepts, the commissioner approves."""
+
+    queryset = Transfer.objects.select_related("player").order_by("-created_at")
+    serializer_class = TransferOut
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    filterset_fields = ["status", "from_team", "to_team", "from_team__league"]
+
+    @extend_schema(request=TransferIn, responses={201: TransferOut})
+    def create(self, request):
+        data = _valid(TransferIn, request.data)
+        transfer = transfers.transfer_propose(
+            user=request.user, player_id=data["player"], to_team_id=data["to_team"], price=data["price"]
+        )
+        return Response(TransferOut(transfer).data, status=status.HTTP_201_CREATED)
+
+    def _decide(self, request, pk, service) -> Response:
+        transfer = service(user=request.user, transfer_id=int(pk))
+        return Response(TransferOut(Transfer.objects.select_related("player").get(pk=transfer.pk)).data)
+
+    @extend_schema(request=None, responses=TransferOut)
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        return self._decide(request, pk, transfers.transfer_accept)
+
+    @extend_schema(request=None, responses=TransferOut)
+    @action(detail=True, methods=["post"])
+    def approve(self, request, pk=None):
+        return self._decide(request, pk, transfers.transfer_approve)
+
+    @extend_schema(request=None, responses=TransferOut)
+    @action(detail=True, methods=["post"])
+    def refuse(self, request, pk=None):
+        return self._decide(request, pk, transfers.transfer_refuse)

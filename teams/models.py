@@ -208,3 +208,35 @@ class Sponsorship(models.Model):
 
     def __str__(self) -> str:
         return self.name or f"Sponsorship #{self.pk}"
+
+
+class Transfer(models.Model):
+    """A player moving between two coaches' teams: proposed by the selling coach, accepted by the buying
+    coach, approved by the commissioner (R: all three must agree), then carried out at once."""
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", "Proposed"
+        ACCEPTED = "accepted", "Accepted by the buying coach"
+        COMPLETED = "completed", "Completed"
+        REFUSED = "refused", "Refused"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="transfers")
+    from_team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="transfers_out")
+    to_team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="transfers_in")
+    price = models.PositiveIntegerField(default=0, help_text="Gil the buying team pays the selling team.")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PROPOSED)
+    proposed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(from_team=F("to_team")), name="transfer_between_two_teams"),
+            models.CheckConstraint(
+                condition=Q(status__in=["proposed", "accepted", "completed", "refused"]), name="transfer_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} → {self.to_team} ({self.status})"

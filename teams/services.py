@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 
-from campaigns.errors import RuleViolation
+from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
 from league.models import League, Membership
 
@@ -83,7 +83,7 @@ def team_create(*, league: League, coach: AbstractBaseUser, name: str, roster_ke
     """Create a team from one of the league's rosters; Blitz Bowl teams open their treasury."""
     rules, hr = league.rules, league.house_rules
     if not Membership.objects.filter(league=league, user=coach, role=Membership.Role.COACH).exists():
-        raise RuleViolation(
+        raise NotPermitted(
             "Only a coach of this league can create a team in it. Join the league first.", field="league"
         )
     roster = Roster.objects.filter(ruleset=league.ruleset, key=roster_key).first()

@@ -17,6 +17,21 @@ def pytest_configure(config):
 
 
 @pytest.fixture(autouse=True)
+def _shipped_rosters(request):
+    """Transactional tests flush the database, data migration included: put the shipped rosters back."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = (marker is not None and marker.kwargs.get("transaction")) or any(
+        name in request.fixturenames for name in ("transactional_db", "live_server")
+    )
+    if transactional:
+        from teams.models import Position, Roster
+        from teams.rosters import sync_rosters
+
+        request.getfixturevalue("transactional_db")
+        sync_rosters(Roster, Position)
+
+
+@pytest.fixture(autouse=True)
 def _clear_cache():
     from django.core.cache import cache
 

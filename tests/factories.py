@@ -44,8 +44,9 @@ class LeagueFactory(factory.Factory):
 
     @classmethod
     def _create(cls, model_class, *, name, ruleset, created_by, house_rules_overrides, **kwargs):
-        return league_services.league_create(user=created_by, name=name, ruleset=ruleset,
-                                             overrides=house_rules_overrides)
+        return league_services.league_create(
+            user=created_by, name=name, ruleset=ruleset, overrides=house_rules_overrides
+        )
 
 
 class MembershipFactory(factory.django.DjangoModelFactory):
@@ -90,8 +91,9 @@ class TeamFactory(factory.Factory):
 
 def hire(team: Team, position: str, *, name: str = "Rookie", number: int | None = None, role: str = "") -> Player:
     """Hire through the service, as the team's coach."""
-    return team_services.team_hire_player(team_id=team.pk, user=team.coach, position=position, name=name,
-                                          number=number, role=role)
+    return team_services.team_hire_player(
+        team_id=team.pk, user=team.coach, position=position, name=name, number=number, role=role
+    )
 
 
 def token_for(user) -> str:

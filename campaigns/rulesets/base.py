@@ -149,9 +149,15 @@ class Ruleset:
     def initial_player_value(self, position: PositionSpec, hr: Mapping) -> int:
         return position.cost
 
+    def check_join(self, team: TeamState, position: PositionSpec, hr: Mapping, *, value: int) -> None:
+        """Refuse a player of `position` worth `value` joining the team (a hire or a transfer): limits."""
+        check_position_limit(team, position)
+
     def check_hire(self, team: TeamState, position: PositionSpec, hr: Mapping, *, role: str = "") -> int:
         """Refuse a hire the rules forbid (RuleViolation); return the gil it costs."""
-        raise NotImplementedError
+        self.check_role(team, None, role, hr)
+        self.check_join(team, position, hr, value=self.initial_player_value(position, hr))
+        return 0
 
     def check_fire(self, team: TeamState, player: PlayerState, hr: Mapping) -> None:
         """Refuse firing a player when the rules forbid it."""

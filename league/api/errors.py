@@ -5,38 +5,34 @@ from __future__ import annotations
 import logging
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
-from campaigns.errors import RuleViolation
+from campaigns.errors import NotPermitted, RuleViolation
 
 log = logging.getLogger(__name__)
 
 
 def exception_handler(exc, context):
     if isinstance(exc, RuleViolation):
-        _rollback()
-        return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+        set_rollback()
+        code = status.HTTP_403_FORBIDDEN if isinstance(exc, NotPermitted) else status.HTTP_400_BAD_REQUEST
+        return Response(exc.as_dict(), status=code)
     if isinstance(exc, DjangoValidationError):
-        _rollback()
+        set_rollback()
         body = exc.message_dict if hasattr(exc, "error_dict") else {"detail": " ".join(exc.messages)}
         return Response(body, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, IntegrityError):
         # A constraint caught what a service check should have: someone else changed the same thing
         # at the same moment. Nothing was applied; the client may retry.
         log.warning("integrity error answered as 409: %s", exc)
-        _rollback()
+        set_rollback()
         return Response(
             {"detail": "That conflicts with a change made at the same moment; nothing was applied. Please try again."},
             status=status.HTTP_409_CONFLICT,
         )
     response = drf_exception_handler(exc, context)
     return response
-
-
-def _rollback() -> None:
-    conn = transaction.get_connection()
-    if conn.in_atomic_block:
-        transaction.set_rollback(True)

@@ -1,13 +1,14 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from teams.api import TeamViewSet
+from teams.api import TeamViewSet, TransferViewSet
 
 from . import auth, views
 
 router = DefaultRouter(trailing_slash=True)
 router.register("leagues", views.LeagueViewSet, basename="league")
 router.register("teams", TeamViewSet, basename="team")
+router.register("transfers", TransferViewSet, basename="transfer")
 
 urlpatterns = [
     path("auth/register/", auth.RegisterView.as_view(), name="api-register"),

@@ -27,10 +27,12 @@ class BlitzBowl(Ruleset):
     def starting_treasury(self, hr: Mapping) -> int:
         return hr["starting_treasury"]
 
-    def check_hire(self, team: TeamState, position: PositionSpec, hr: Mapping, *, role: str = "") -> int:
-        self.check_role(team, None, role, hr)
+    def check_join(self, team: TeamState, position: PositionSpec, hr: Mapping, *, value: int) -> None:
         check_position_limit(team, position)
         rules.check_roster_room(on_roster=len(team.on_roster), max_roster=hr["max_roster"])
+
+    def check_hire(self, team: TeamState, position: PositionSpec, hr: Mapping, *, role: str = "") -> int:
+        super().check_hire(team, position, hr, role=role)
         rules.check_affordable(cost=position.cost, treasury=team.treasury, what=f"a {position.name}")
         return position.cost
 

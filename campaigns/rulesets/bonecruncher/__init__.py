@@ -18,11 +18,9 @@ class BoneCruncher(Ruleset):
     player_fields = ("role", "wounds", "armour_used", "matches_survived")
     roles = ("captain", "goalie")
 
-    def check_hire(self, team: TeamState, position: PositionSpec, hr: Mapping, *, role: str = "") -> int:
+    def check_join(self, team: TeamState, position: PositionSpec, hr: Mapping, *, value: int) -> None:
         check_position_limit(team, position)
         rules.check_squad_room(squad=len(team.on_roster), limit=hr["squad_limit"])
-        self.check_role(team, None, role, hr)
-        return 0
 
     def check_role(self, team: TeamState, player: PlayerState | None, role: str, hr: Mapping) -> None:
         if role and role not in self.roles:

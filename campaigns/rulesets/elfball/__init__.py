@@ -20,18 +20,13 @@ class ElfBall(Ruleset):
     def initial_player_value(self, position: PositionSpec, hr: Mapping) -> int:
         return hr["rookie_cost"]
 
-    def check_hire(self, team: TeamState, position: PositionSpec, hr: Mapping, *, role: str = "") -> int:
-        self.check_role(team, None, role, hr)
+    def check_join(self, team: TeamState, position: PositionSpec, hr: Mapping, *, value: int) -> None:
         check_position_limit(team, position)
         if hr["basic_mode"] and len(team.on_roster) >= hr["basic_roster_size"]:
             raise RuleViolation(f"Basic-rules teams are exactly {hr['basic_roster_size']} players.", field="position")
         rules.check_budget(
-            current=self.team_value(team, hr),
-            adding=hr["rookie_cost"],
-            budget=hr["points_budget"],
-            what=f"A {position.name}",
+            current=self.team_value(team, hr), adding=value, budget=hr["points_budget"], what=f"A {position.name}"
         )
-        return 0
 
     def check_fire(self, team: TeamState, player: PlayerState, hr: Mapping) -> None:
         rules.check_minimum_players(

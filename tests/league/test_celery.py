@@ -1,0 +1,49 @@
+"""The Celery app: configuration, the beat schedule, and a real worker on the real Redis broker."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+
+from league.celery import app
+from teams.models import LedgerEntry
+from teams.tasks import ledger_audit
+from tests.factories import TeamFactory, hire
+
+
+def test_celery_is_configured_for_json_and_late_acks():
+    assert app.conf.task_serializer == "json"
+    assert app.conf.accept_content == ["json"]
+    assert app.conf.task_acks_late is True
+    assert app.conf.broker_url == (settings.REDIS_URL or "filesystem://")
+
+
+def test_beat_schedule_names_registered_tasks():
+    app.loader.import_default_modules()
+    for entry in app.conf.beat_schedule.values():
+        assert entry["task"] in app.tasks
+
+
+def test_ledger_audit_task_reports_drift(team):
+    hire(team, "lineman")
+    assert ledger_audit.apply().get() == 0
+    LedgerEntry.objects.filter(team=team, sequence=2).update(balance_after=1)
+    assert ledger_audit.apply().get() == 1
+
+
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (CI runs it against Redis)")
+def test_a_real_worker_runs_the_audit_through_the_redis_broker():
+    """Not eager mode: the task travels through Redis to a worker thread, which reads the committed ledger."""
+    from celery.contrib.testing.worker import start_worker
+
+    team = TeamFactory()
+    hire(team, "lineman")
+    LedgerEntry.objects.filter(team=team, sequence=2).update(balance_after=1)  # one drifted entry
+
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30, loglevel="WARNING"):
+        result = ledger_audit.apply_async(ignore_result=False)
+        assert result.get(timeout=60) == 1
