@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 
 from .models import League, Membership
 
@@ -11,10 +11,9 @@ from .models import League, Membership
 def league_queryset() -> QuerySet[League]:
     return (
         League.objects.select_related("created_by")
-        .annotate(
-            team_count=Count("teams", distinct=True),
-        )
+        .annotate(team_count=Count("teams", distinct=True))
         .prefetch_related("memberships__user", "stadiums")
+        .order_by("name", "id")
     )
 
 
@@ -34,10 +33,3 @@ def league_commissioners(*, league: League) -> list[str]:
     """Usernames of the league's commissioners (uses prefetched memberships)."""
     return sorted(m.user.username for m in league.memberships.all() if m.role == Membership.Role.COMMISSIONER)
 
-
-def leagues_of(*, user: AbstractBaseUser) -> QuerySet[League]:
-    return (
-        league_queryset().filter(Q(memberships__user=user)).distinct()
-        if user.is_authenticated
-        else League.objects.none()
-    )

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from campaigns.rulesets import CHOICES as RULESET_CHOICES
 from league.models import League, Membership, Stadium
+from league.selectors import league_commissioners
 from teams.models import Position, Roster
 
 
@@ -32,7 +33,7 @@ class LeagueOut(serializers.ModelSerializer):
         ]
 
     def get_commissioners(self, league: League) -> list[str]:
-        return sorted(m.user.username for m in league.memberships.all() if m.role == Membership.Role.COMMISSIONER)
+        return league_commissioners(league=league)
 
     def get_stadiums(self, league: League) -> list[dict]:
         return [StadiumSerializer(s).data for s in league.stadiums.all()]
