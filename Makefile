@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
 
-.PHONY: run test lint format check-deploy demo clean
+.PHONY: run test lint format check-deploy demo clean bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,3 +49,7 @@ demo: $(VENV)/.runtime
 
 clean:
 	rm -rf $(VENV) var
+
+## bench: read-path timings and query counts against their targets (benchmarks/bench_reads.py)
+bench: $(VENV)/.dev
+	$(BIN)/python benchmarks/bench_reads.py

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import cached_property
 
 from campaigns import house_rules
 from campaigns.rulesets import CHOICES as RULESET_CHOICES
@@ -37,8 +38,9 @@ class League(models.Model):
     def rules(self):
         return get_ruleset(self.ruleset)
 
-    @property
+    @cached_property
     def house_rules(self) -> dict:
+        """The effective house rules (computed once per loaded league; reload the league after a change)."""
         return house_rules.merge(self.rules.default_house_rules(), self.house_rules_overrides)
 
 
