@@ -32,4 +32,3 @@ def user_is_coach(*, user: AbstractBaseUser, league: League) -> bool:
 def league_commissioners(*, league: League) -> list[str]:
     """Usernames of the league's commissioners (uses prefetched memberships)."""
     return sorted(m.user.username for m in league.memberships.all() if m.role == Membership.Role.COMMISSIONER)
-

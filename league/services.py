@@ -42,6 +42,15 @@ def league_update(
     return league
 
 
+def league_replace_overrides(*, league_id: int, overrides: dict) -> League:
+    """Set the league's overrides to exactly these (the dashboard edits the whole set at once)."""
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league_id)
+        league.house_rules_overrides = house_rules.validate_overrides(league.rules.default_house_rules(), overrides)
+        league.save(update_fields=["house_rules_overrides"])
+    return league
+
+
 def league_add_member(*, league: League, username: str, role: str) -> Membership:
     if role not in Membership.Role.values:
         raise RuleViolation("role is 'coach' or 'commissioner'.", field="role")

@@ -47,3 +47,22 @@ class PurchaseForm(forms.Form):
     def __init__(self, *args, items=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["item"].choices = [(i, i.replace("_", " ").capitalize()) for i in items]
+
+
+class MemberForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    role = forms.ChoiceField(choices=[("coach", "Coach"), ("commissioner", "Commissioner")])
+
+
+class HouseRulesForm(forms.Form):
+    """Overrides as JSON: only the keys that differ from the ruleset's defaults."""
+
+    overrides = forms.JSONField(
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 70, "spellcheck": "false"}),
+        help_text='For example {"starting_treasury": 150000, "staff": {"cheerleader": {"price": 2000}}}',
+    )
+
+
+class StadiumForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    special_attribute = forms.CharField(max_length=100, required=False)

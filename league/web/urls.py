@@ -12,6 +12,7 @@ urlpatterns = [
     path("leagues/<int:pk>/", views.league_detail, name="league-detail"),
     path("leagues/<int:pk>/join/", views.league_join, name="league-join"),
     path("leagues/<int:pk>/teams/new/", views.team_create, name="team-create"),
+    path("commissioner/<int:league_id>/", views.commissioner_dashboard, name="commissioner-dashboard"),
     path("teams/<int:pk>/", views.team_detail, name="team-detail"),
     path("teams/<int:pk>/hire/", views.team_hire, name="team-hire"),
     path("teams/<int:pk>/buy/", views.team_buy, name="team-buy"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -12,12 +14,12 @@ from django.views.decorators.http import require_POST
 from campaigns.errors import RuleViolation
 from league import services as league_services
 from league.models import League, Membership
-from league.selectors import league_queryset, user_is_coach
+from league.selectors import league_queryset, user_is_coach, user_is_commissioner
 from teams import services as team_services
 from teams.models import Position, Roster, Team
 from teams.selectors import roster_players, team_queryset, team_state
 
-from .forms import HireForm, LeagueForm, PurchaseForm, SignUpForm, TeamForm
+from .forms import HireForm, HouseRulesForm, LeagueForm, MemberForm, PurchaseForm, SignUpForm, StadiumForm, TeamForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -189,3 +191,48 @@ def team_buy(request: HttpRequest, pk: int) -> HttpResponse:
         return _sheet_response(request, pk, notice="Bought.")
     except RuleViolation as exc:
         return _sheet_response(request, pk, errors=[exc.message])
+
+
+@login_required
+def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse:
+    """The commissioner's desk: members, house rules and stadiums (the Commissioner's word is LAW)."""
+    league = get_object_or_404(league_queryset(), pk=league_id)
+    if not user_is_commissioner(user=request.user, league=league):
+        return HttpResponseForbidden("Only a commissioner of this league may open its dashboard.")
+    member_form = MemberForm(prefix="member")
+    rules_form = HouseRulesForm(prefix="rules", initial={"overrides": league.house_rules_overrides})
+    stadium_form = StadiumForm(prefix="stadium")
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "member":
+                member_form = MemberForm(request.POST, prefix="member")
+                if member_form.is_valid():
+                    league_services.league_add_member(league=league, **member_form.cleaned_data)
+                    messages.success(request, f"{member_form.cleaned_data['username']} added.")
+                    return redirect("commissioner-dashboard", league_id=league.pk)
+            elif action == "rules":
+                rules_form = HouseRulesForm(request.POST, prefix="rules")
+                if rules_form.is_valid():
+                    league_services.league_replace_overrides(
+                        league_id=league.pk, overrides=rules_form.cleaned_data["overrides"]
+                    )
+                    messages.success(request, "House rules saved.")
+                    return redirect("commissioner-dashboard", league_id=league.pk)
+            elif action == "stadium":
+                stadium_form = StadiumForm(request.POST, prefix="stadium")
+                if stadium_form.is_valid():
+                    league_services.stadium_create(league=league, **stadium_form.cleaned_data)
+                    messages.success(request, f"{stadium_form.cleaned_data['name']} added.")
+                    return redirect("commissioner-dashboard", league_id=league.pk)
+        except RuleViolation as exc:
+            messages.error(request, exc.message)
+    context = {
+        "league": league,
+        "members": league.memberships.all(),
+        "member_form": member_form,
+        "rules_form": rules_form,
+        "stadium_form": stadium_form,
+        "effective_rules": json.dumps(league.house_rules, indent=2),
+    }
+    return render(request, "league/dashboard.html", context)

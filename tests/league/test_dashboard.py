@@ -1,0 +1,48 @@
+"""The commissioner's dashboard: members, house rules and stadiums — for commissioners only."""
+
+import pytest
+
+from league.models import League, Membership
+
+
+@pytest.fixture
+def as_commissioner(client, commissioner):
+    client.force_login(commissioner)
+    return client
+
+
+def url(league):
+    return f"/commissioner/{league.pk}/"
+
+
+def test_only_a_commissioner_opens_the_dashboard(client, league, coach, make_coach):
+    assert client.get(url(league)).status_code == 302  # to log in
+    client.force_login(make_coach(coach))
+    assert client.get(url(league)).status_code == 403
+
+
+def test_commissioner_adds_a_coach(as_commissioner, league, coach):
+    response = as_commissioner.post(
+        url(league), {"action": "member", "member-username": coach.username, "member-role": "coach"}
+    )
+    assert response.status_code == 302
+    assert Membership.objects.filter(league=league, user=coach, role="coach").exists()
+
+
+def test_commissioner_sets_house_rules_and_bad_keys_change_nothing(as_commissioner, league):
+    as_commissioner.post(url(league), {"action": "rules", "rules-overrides": '{"starting_treasury": 150000}'})
+    assert League.objects.get(pk=league.pk).house_rules["starting_treasury"] == 150_000
+    response = as_commissioner.post(
+        url(league), {"action": "rules", "rules-overrides": '{"starting_gold": 1}'}, follow=True
+    )
+    assert "starting_gold is not a house rule" in response.content.decode()
+    assert League.objects.get(pk=league.pk).house_rules_overrides == {"starting_treasury": 150_000}
+
+
+def test_commissioner_adds_a_stadium_with_a_special_attribute(as_commissioner, league):
+    as_commissioner.post(
+        url(league), {"action": "stadium", "stadium-name": "Midgar Dome", "stadium-special_attribute": "Mako lights"}
+    )
+    assert league.stadiums.get().special_attribute == "Mako lights"
+    page = as_commissioner.get(url(league)).content.decode()
+    assert "Midgar Dome" in page and "Mako lights" in page
