@@ -13,6 +13,9 @@ from typing import Any
 
 from .errors import RuleViolation
 
+#: No number in any rulebook comes near this; it keeps every gil amount inside the database's integers.
+MAX_NUMBER = 1_000_000_000
+
 _TYPE_NAMES = {bool: "a boolean", int: "an integer", str: "a string", list: "a list", dict: "an object"}
 
 
@@ -38,6 +41,8 @@ def _check(default: Any, override: Any, path: str) -> None:
         check_item = _check_row if _kind(sample) is dict else _check
         for index, item in enumerate(override):
             check_item(sample, item, f"{path}[{index}]")
+    elif kind is int and abs(override) > MAX_NUMBER:
+        raise RuleViolation(f"{path} must be at most {MAX_NUMBER:,}.", field=path)
     elif kind is int and override < 0 <= default:
         # Prices, limits and counts are never negative; modifiers (whose defaults are) may be.
         raise RuleViolation(f"{path} cannot be negative.", field=path)

@@ -17,7 +17,9 @@ def league_create(*, user: AbstractBaseUser, name: str, ruleset: str, overrides:
     """Create a league; its creator is its first commissioner."""
     if ruleset not in REGISTRY:
         raise RuleViolation(f"{ruleset!r} is not a ruleset: choose one of {', '.join(REGISTRY)}.", field="ruleset")
-    overrides = house_rules.validate_overrides(REGISTRY[ruleset].default_house_rules(), overrides or {})
+    overrides = house_rules.validate_overrides(
+        REGISTRY[ruleset].default_house_rules(), {} if overrides is None else overrides
+    )
     with transaction.atomic():
         league = League.objects.create(name=name, ruleset=ruleset, created_by=user, house_rules_overrides=overrides)
         Membership.objects.create(league=league, user=user, role=Membership.Role.COMMISSIONER)

@@ -168,6 +168,9 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "league.api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"login_failures": env("LOGIN_FAILURE_RATE", default="10/min")},
+    # How many proxies stand in front of Dugout: 0 means throttles key by the socket address and never
+    # trust a client-supplied X-Forwarded-For.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dugout API",

@@ -123,6 +123,13 @@ class Ruleset:
     roles: tuple[str, ...] = ()
     #: Player fields this ruleset tracks (api-v1: a player's fields "by ruleset").
     player_fields: tuple[str, ...] = ()
+    #: The rulebook's order of a player's attributes (JSON storage may not keep it).
+    attribute_order: tuple[str, ...] = ()
+
+    def ordered_attributes(self, attributes: Mapping[str, int]) -> list[tuple[str, int]]:
+        """Attributes in the rulebook's order; any the ruleset does not name follow, alphabetically."""
+        known = [(key, attributes[key]) for key in self.attribute_order if key in attributes]
+        return known + sorted((k, v) for k, v in attributes.items() if k not in self.attribute_order)
 
     @property
     def data_dir(self) -> Path:

@@ -33,11 +33,14 @@ class HireForm(forms.Form):
     number = forms.IntegerField(required=False, min_value=0, max_value=99)
     role = forms.ChoiceField(choices=[("", "—"), ("captain", "Great Captain"), ("goalie", "Goalie")], required=False)
 
-    def __init__(self, *args, positions=(), roles=(), **kwargs):
+    def __init__(self, *args, positions=(), roles=(), unit="", **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["position"].choices = [(p.key, f"{p.name} ({p.cost:,})") for p in positions]
+        self.fields["position"].choices = [(p.key, f"{p.name} ({p.cost:,}{unit})") for p in positions]
         if not roles:
             del self.fields["role"]
+
+
+ITEM_LABELS = {"reroll": "Team re-roll", "fan_factor": "Fan Factor point", "hired_gun_wizard": "Hired Gun Wizard"}
 
 
 class PurchaseForm(forms.Form):
@@ -46,7 +49,7 @@ class PurchaseForm(forms.Form):
 
     def __init__(self, *args, items=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["item"].choices = [(i, i.replace("_", " ").capitalize()) for i in items]
+        self.fields["item"].choices = [(i, ITEM_LABELS.get(i, i.replace("_", " ").capitalize())) for i in items]
 
 
 class MemberForm(forms.Form):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -27,6 +28,8 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
+    if not settings.OPEN_REGISTRATION:
+        return render(request, "registration/closed.html", status=403)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -50,7 +53,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(league_queryset(), pk=pk)
     teams = list(team_queryset().filter(league=league))
     rules, hr = league.rules, league.house_rules
-    rows = [(team, rules.team_value(team_state(team=team), hr)) for team in teams]
+    rows = [(team, len(roster_players(team=team)), rules.team_value(team_state(team=team), hr)) for team in teams]
     user = request.user
     context = {
         "league": league,
@@ -99,21 +102,30 @@ def team_create(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "league/team_form.html", {"form": form, "league": league})
 
 
+def _unit(rules) -> str:
+    return {"gil": " gil", "points": " points"}.get(rules.economy, "")
+
+
 def _sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
     team = get_object_or_404(team_queryset(), pk=team_id)
     rules, hr = team.league.rules, team.league.house_rules
     positions = team.roster.positions.all()
     is_coach = request.user.is_authenticated and team.coach_id == request.user.pk
+    players = roster_players(team=team)
+    for player in players:
+        player.attribute_list = rules.ordered_attributes(player.attributes)
     return {
         "team": team,
-        "players": roster_players(team=team),
+        "players": players,
         "team_value": rules.team_value(team_state(team=team), hr),
         "points_budget": rules.points_budget(hr),
         "economy": rules.economy,
         "player_fields": rules.player_fields,
         "is_coach": is_coach,
-        "hire_form": extra.pop("hire_form", None) or HireForm(positions=positions, roles=rules.roles),
+        "hire_form": extra.pop("hire_form", None)
+        or HireForm(positions=positions, roles=rules.roles, unit=_unit(rules)),
         "purchase_form": extra.pop("purchase_form", None) or PurchaseForm(items=rules.purchase_items),
+        "staff": [(item.replace("_", " ").capitalize(), count) for item, count in sorted(team.staff.items())],
         "ledger": list(team.ledger.order_by("-id")[:20]) if rules.economy == "gil" else [],
         **extra,
     }
@@ -129,6 +141,8 @@ def _sheet_response(request: HttpRequest, pk: int, **extra) -> HttpResponse:
         return render(request, "teams/_sheet.html", _sheet_context(request, pk, **extra))
     for error in extra.get("errors", []):
         messages.error(request, error)
+    if extra.get("notice"):
+        messages.success(request, extra["notice"])
     return redirect("team-detail", pk=pk)
 
 
@@ -144,7 +158,7 @@ def team_hire(request: HttpRequest, pk: int) -> HttpResponse:
     if team is None:
         return HttpResponseForbidden("Only this team's coach may hire for it.")
     positions = Position.objects.filter(roster_id=team.roster_id)
-    form = HireForm(request.POST, positions=positions, roles=team.league.rules.roles)
+    form = HireForm(request.POST, positions=positions, roles=team.league.rules.roles, unit=_unit(team.league.rules))
     errors: list[str] = []
     if form.is_valid():
         data = form.cleaned_data

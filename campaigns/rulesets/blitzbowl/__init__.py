@@ -23,6 +23,7 @@ class BlitzBowl(Ruleset):
     economy = "gil"
     purchase_items = ("reroll", "assistant_coach", "cheerleader", "white_mage", "fan_factor")
     player_fields = ("spp",)
+    attribute_order = ("ma", "st", "ag", "av")
 
     def starting_treasury(self, hr: Mapping) -> int:
         return hr["starting_treasury"]

@@ -16,6 +16,7 @@ class BoneCruncher(Ruleset):
     economy = "none"
     purchase_items = ("trainer", "coach", "cheerleader")
     player_fields = ("role", "wounds", "armour_used", "matches_survived")
+    attribute_order = ("move",)
     roles = ("captain", "goalie")
 
     def check_join(self, team: TeamState, position: PositionSpec, hr: Mapping, *, value: int) -> None:

@@ -16,6 +16,7 @@ class ElfBall(Ruleset):
     economy = "points"
     purchase_items = ("magic_potion", "beer_garden_beauty", "cheerleader", "hired_gun_wizard")
     player_fields = ("goal_points", "abilities")
+    attribute_order = ("jog", "might", "tackle", "dodge", "skill", "grit", "base")
 
     def initial_player_value(self, position: PositionSpec, hr: Mapping) -> int:
         return hr["rookie_cost"]
