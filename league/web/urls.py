@@ -6,7 +6,7 @@ from . import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", views.ThrottledLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("leagues/new/", views.league_create, name="league-create"),
     path("leagues/<int:pk>/", views.league_detail, name="league-detail"),

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
 
 from campaigns.errors import RuleViolation
 from league import services as league_services
+from league.api.auth import LoginFailureThrottle
 from league.models import League, Membership
 from league.selectors import league_queryset, user_is_coach, user_is_commissioner
 from teams import services as team_services
@@ -25,6 +27,20 @@ from .forms import HireForm, HouseRulesForm, LeagueForm, MemberForm, PurchaseFor
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"leagues": league_queryset()})
+
+
+class ThrottledLoginView(auth_views.LoginView):
+    """Log in, with failed attempts throttled per client address exactly as the API's token endpoint."""
+
+    def dispatch(self, request, *args, **kwargs):
+        self.throttle = LoginFailureThrottle()
+        if request.method == "POST" and not self.throttle.allow_request(request, None):
+            return render(request, "registration/throttled.html", status=429)
+        return super().dispatch(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        self.throttle.record_failure()
+        return super().form_invalid(form)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -68,9 +84,10 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def league_join(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League, pk=pk)
+    if request.method != "POST":
+        return redirect("league-detail", pk=pk)
     try:
         league_services.league_join(league=league, user=request.user)
         messages.success(request, f"You coach in {league.name} now: create your team.")
@@ -146,13 +163,24 @@ def _sheet_response(request: HttpRequest, pk: int, **extra) -> HttpResponse:
     return redirect("team-detail", pk=pk)
 
 
+def team_write(view):
+    """Coach-only POST endpoints of the team sheet. A GET (e.g. back from the log-in page) shows the sheet."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, pk: int, **kwargs) -> HttpResponse:
+        if request.method != "POST":
+            return redirect("team-detail", pk=pk)
+        return view(request, pk, **kwargs)
+
+    return login_required(wrapper)
+
+
 def _own_team(request: HttpRequest, pk: int) -> Team | None:
     team = get_object_or_404(Team, pk=pk)
     return team if team.coach_id == request.user.pk else None
 
 
-@login_required
-@require_POST
+@team_write
 def team_hire(request: HttpRequest, pk: int) -> HttpResponse:
     team = _own_team(request, pk)
     if team is None:
@@ -179,8 +207,7 @@ def team_hire(request: HttpRequest, pk: int) -> HttpResponse:
     return _sheet_response(request, pk, errors=errors, hire_form=form)
 
 
-@login_required
-@require_POST
+@team_write
 def team_fire(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
     if _own_team(request, pk) is None:
         return HttpResponseForbidden("Only this team's coach may fire its players.")
@@ -191,8 +218,7 @@ def team_fire(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
         return _sheet_response(request, pk, errors=[exc.message])
 
 
-@login_required
-@require_POST
+@team_write
 def team_buy(request: HttpRequest, pk: int) -> HttpResponse:
     team = _own_team(request, pk)
     if team is None:

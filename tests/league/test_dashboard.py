@@ -46,3 +46,10 @@ def test_commissioner_adds_a_stadium_with_a_special_attribute(as_commissioner, l
     assert league.stadiums.get().special_attribute == "Mako lights"
     page = as_commissioner.get(url(league)).content.decode()
     assert "Midgar Dome" in page and "Mako lights" in page
+
+
+def test_failed_web_logins_are_throttled_like_the_api(client, coach, settings):
+    """api-v1: repeated failed logins are throttled (429) — the log-in page too."""
+    for _ in range(10):
+        assert client.post("/login/", {"username": coach.username, "password": "wrong"}).status_code == 200
+    assert client.post("/login/", {"username": coach.username, "password": "wrong"}).status_code == 429

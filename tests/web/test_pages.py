@@ -610,10 +610,14 @@ def test_a_coach_cannot_fire_another_teams_player_through_his_own_team(client, t
     assert snapshot(other_team) == before
 
 
-def test_team_writes_only_accept_post(client, team):
+def test_team_write_urls_reached_by_get_show_the_sheet_and_change_nothing(client, team):
+    """After logging in from an anonymous hire, `next` lands on the hire URL by GET: the sheet, not a 405."""
     client.force_login(team.coach)
-    assert client.get(hire_url(team)).status_code == 405
-    assert client.get(buy_url(team)).status_code == 405
+    before = snapshot(team)
+    for url in (hire_url(team), buy_url(team)):
+        response = client.get(url)
+        assert response.status_code == 302 and response["Location"] == f"/teams/{team.pk}/"
+    assert snapshot(team) == before
 
 
 # --- the other rulesets -------------------------------------------------------------------------
