@@ -37,8 +37,10 @@ class IdempotencyKeyMiddleware:
             return self.get_response(request)
         if len(key) > 255:
             return JsonResponse({"detail": "Idempotency-Key is at most 255 characters."}, status=400)
-        # Scope keys to the caller's credentials, so two users' keys never collide.
-        scope = _sha(request.headers.get("Authorization", ""), request.COOKIES.get(settings.SESSION_COOKIE_NAME, ""))
+        # Scope keys to the caller's credentials (anonymous callers: their address), so two callers' keys
+        # never collide.
+        credentials = request.headers.get("Authorization", "") or request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+        scope = _sha(credentials or f"anonymous:{request.META.get('REMOTE_ADDR', '')}")
         fingerprint = _sha(request.method, request.get_full_path(), request.body)
         try:
             with transaction.atomic():

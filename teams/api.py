@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -223,11 +223,28 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         services.team_close_creation(team_id=team.pk, user=request.user)
         return self._team_out(team.pk)
 
-    @extend_schema(responses=LedgerOut(many=True))
+    @extend_schema(
+        responses=LedgerOut(many=True),
+        parameters=[
+            OpenApiParameter(
+                "account",
+                enum=LedgerEntry.Account.values,
+                default="treasury",
+                description="Which account: the treasury (default) or the stadium fund.",
+            )
+        ],
+    )
     @action(detail=True, methods=["get"])
     def ledger(self, request, pk=None):
+        """One account's entries, oldest first, so `balance_after` is the running sum down the list."""
         team = get_object_or_404(Team, pk=pk)
-        return Response(LedgerOut(team.ledger.order_by("id"), many=True).data)
+        account = request.query_params.get("account", LedgerEntry.Account.TREASURY)
+        if account not in LedgerEntry.Account.values:
+            return Response(
+                {"account": [f"Choose one of {', '.join(LedgerEntry.Account.values)}."]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return Response(LedgerOut(team.ledger.filter(account=account).order_by("sequence"), many=True).data)
 
 
 class TransferOut(serializers.ModelSerializer):

@@ -23,5 +23,5 @@ def test_the_development_secret_key_fails_the_deploy_checks():
 
 
 def test_the_embedded_broker_is_flagged_for_production():
-    with override_settings(**{**PRODUCTION, "REDIS_URL": ""}), pytest.raises(SystemCheckError, match="dugout.W001"):
+    with override_settings(**{**PRODUCTION, "REDIS_URL": ""}), pytest.raises(SystemCheckError, match=r"dugout\.W001"):
         call_command("check", deploy=True, fail_level="WARNING")

@@ -207,3 +207,14 @@ def test_any_sequence_of_hires_fires_and_purchases_keeps_the_books_straight(team
             )
             assert team_value(team=fresh) == expected
         transaction.set_rollback(True)
+
+
+def test_ledger_endpoint_lists_one_account_oldest_first_as_a_running_sum(api, team):
+    """api-v1: the ledger, oldest first; `balance_after` runs down the list of one account."""
+    hire(team, "lineman")
+    services.ledger_post(team=team, amount=7000, kind="stadium_fund", reason="Stadium Fund", account="stadium_fund")
+    treasury = api.get(f"/api/v1/teams/{team.pk}/ledger/").json()
+    assert [(e["amount"], e["balance_after"]) for e in treasury] == [(100_000, 100_000), (-5000, 95_000)]
+    fund = api.get(f"/api/v1/teams/{team.pk}/ledger/?account=stadium_fund").json()
+    assert [(e["amount"], e["balance_after"]) for e in fund] == [(7000, 7000)]
+    assert "account" in api.get(f"/api/v1/teams/{team.pk}/ledger/?account=piggy").json()

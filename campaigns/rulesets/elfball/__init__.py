@@ -61,5 +61,7 @@ class ElfBall(Ruleset):
         return hr["points_budget"]
 
     def check_ready(self, team: TeamState, hr: Mapping) -> None:
+        if hr["basic_mode"] and len(team.on_roster) != hr["basic_roster_size"]:
+            raise RuleViolation(f"Basic-rules teams are exactly {hr['basic_roster_size']} players.")
         if len(team.on_roster) < hr["min_players"]:
             raise RuleViolation(f"An ElfBall team needs at least {hr['min_players']} players.")
