@@ -69,8 +69,10 @@ def main() -> int:
                 median = statistics.median(timings)
                 verdict = "ok" if median <= TARGET_MS[name] else "SLOW"
                 failed += verdict != "ok"
-                print(f"  {name:14} {median:7.1f} ms median  {len(ctx.captured_queries):3d} queries  "
-                      f"(target {TARGET_MS[name]} ms: {verdict})")
+                print(
+                    f"  {name:14} {median:7.1f} ms median  {len(ctx.captured_queries):3d} queries  "
+                    f"(target {TARGET_MS[name]} ms: {verdict})"
+                )
             transaction.set_rollback(True)
     finally:
         runner.teardown_databases(old_config)
