@@ -9,6 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
+from league.api.errors import validated
 from league.api.permissions import IsTeamCoachOrReadOnly
 from league.models import League
 
@@ -160,12 +161,6 @@ class LedgerOut(serializers.ModelSerializer):
         return getattr(entry, "match_id", None)
 
 
-def _valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = team_queryset()
     serializer_class = TeamOut
@@ -177,7 +172,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
     @extend_schema(request=TeamIn, responses={201: TeamOut})
     def create(self, request):
-        data = _valid(TeamIn, request.data)
+        data = validated(TeamIn, request.data)
         league = League.objects.filter(pk=data["league"]).first()
         if league is None:
             return Response({"league": ["No such league."]}, status=status.HTTP_400_BAD_REQUEST)
@@ -188,7 +183,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @action(detail=True, methods=["post"])
     def players(self, request, pk=None):
         team = self.get_object()
-        data = _valid(HireIn, request.data)
+        data = validated(HireIn, request.data)
         player = services.team_hire_player(team_id=team.pk, user=request.user, **data)
         return Response(self._player_out(team.pk, player.pk), status=status.HTTP_201_CREATED)
 
@@ -204,7 +199,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         if request.method == "DELETE":
             services.team_fire_player(team_id=team.pk, player_id=int(player_id), user=request.user)
             return Response(status=status.HTTP_204_NO_CONTENT)
-        data = _valid(PlayerPatchIn, request.data)
+        data = validated(PlayerPatchIn, request.data)
         services.team_update_player(team_id=team.pk, player_id=int(player_id), user=request.user, fields=data)
         return Response(self._player_out(team.pk, int(player_id)))
 
@@ -212,7 +207,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @action(detail=True, methods=["post"])
     def purchases(self, request, pk=None):
         team = self.get_object()
-        data = _valid(PurchaseIn, request.data)
+        data = validated(PurchaseIn, request.data)
         services.team_purchase(team_id=team.pk, user=request.user, item=data["item"], quantity=data["quantity"])
         return self._team_out(team.pk, status.HTTP_201_CREATED)
 
@@ -282,7 +277,7 @@ class TransferViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
 
     @extend_schema(request=TransferIn, responses={201: TransferOut})
     def create(self, request):
-        data = _valid(TransferIn, request.data)
+        data = validated(TransferIn, request.data)
         transfer = transfers.transfer_propose(
             user=request.user, player_id=data["player"], to_team_id=data["to_team"], price=data["price"]
         )

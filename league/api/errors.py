@@ -36,3 +36,10 @@ def exception_handler(exc, context):
         )
     response = drf_exception_handler(exc, context)
     return response
+
+
+def validated(serializer_class, data) -> dict:
+    """Validate a request body with an input serializer; a bad field raises the usual 400."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data

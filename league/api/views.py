@@ -18,6 +18,7 @@ from league.models import League
 from league.selectors import league_queryset
 from teams.models import Position, Roster
 
+from .errors import validated
 from .permissions import IsCommissionerOrReadOnly
 from .serializers import (
     LeagueIn,
@@ -73,7 +74,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
     @extend_schema(request=LeagueIn, responses={201: LeagueOut})
     def create(self, request):
-        data = _valid(LeagueIn, request.data)
+        data = validated(LeagueIn, request.data)
         league = services.league_create(
             user=request.user, name=data["name"], ruleset=data["ruleset"], overrides=data["house_rules"]
         )
@@ -84,7 +85,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @extend_schema(request=LeagueUpdateIn, responses=LeagueOut)
     def partial_update(self, request, pk=None):
         league = self.get_object()
-        data = _valid(LeagueUpdateIn, request.data)
+        data = validated(LeagueUpdateIn, request.data)
         services.league_update(
             league_id=league.pk,
             name=data.get("name"),
@@ -99,7 +100,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         league = self.get_object()
         if request.method == "GET":
             return Response(MembershipOut(league.memberships.all(), many=True).data)
-        data = _valid(MembershipIn, request.data)
+        data = validated(MembershipIn, request.data)
         membership = services.league_add_member(league=league, username=data["username"], role=data["role"])
         return Response(MembershipOut(membership).data, status=status.HTTP_201_CREATED)
 
@@ -116,14 +117,8 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         league = self.get_object()
         if request.method == "GET":
             return Response(StadiumSerializer(league.stadiums.all(), many=True).data)
-        data = _valid(StadiumSerializer, request.data)
+        data = validated(StadiumSerializer, request.data)
         stadium = services.stadium_create(
             league=league, name=data["name"], special_attribute=data.get("special_attribute", "")
         )
         return Response(StadiumSerializer(stadium).data, status=status.HTTP_201_CREATED)
-
-
-def _valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data

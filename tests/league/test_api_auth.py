@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 
 from league.api.auth import LoginFailureThrottle
 from league.models import League
+from tests.assertions import assert_refused
 from tests.factories import PASSWORD
 
 REGISTER = "/api/v1/auth/register/"
@@ -16,22 +17,6 @@ TOKEN = "/api/v1/auth/token/"
 GOOD_PASSWORD = "Kick-off-at-dawn-42"
 
 pytestmark = pytest.mark.django_db
-
-
-def assert_refused(response, status, *fields):
-    """A refusal: the expected status, a JSON body, and a message in words: `detail`, or each named field
-    (always for a 400; a 403 may name the field too)."""
-    expected = status if isinstance(status, tuple) else (status,)
-    assert response.status_code in expected, (response.status_code, response.content)
-    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
-    body = response.json()
-    named = response.status_code == 400 or any(field in body for field in fields)
-    for key in fields if fields and named else ("detail",):
-        assert key in body, body
-        message = body[key]
-        text = " ".join(message) if isinstance(message, list) else message
-        assert isinstance(text, str) and text.strip(), body
-    return body
 
 
 def failure_limit() -> int:

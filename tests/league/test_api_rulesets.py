@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.assertions import assert_refused
+
 pytestmark = pytest.mark.django_db
 
 ELFBALL_LISTS = {
@@ -44,12 +46,6 @@ def rosters(api, ruleset: str) -> dict[str, dict]:
 
 def position(roster: dict, key: str) -> dict:
     return next(p for p in roster["positions"] if p["key"] == key)
-
-
-def assert_refused(response, status):
-    assert response.status_code == status, (response.status_code, response.content)
-    assert response["Content-Type"].startswith("application/json")
-    assert response.json()["detail"].strip()
 
 
 # --- the rulesets ------------------------------------------------------------------------------

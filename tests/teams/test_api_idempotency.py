@@ -7,6 +7,7 @@ import pytest
 
 from league.models import League, Membership
 from teams.models import LedgerEntry, Player, Team
+from tests.assertions import assert_refused
 from tests.factories import hire
 
 pytestmark = pytest.mark.django_db
@@ -23,9 +24,7 @@ def counts(team: Team) -> tuple[int, int, int, dict]:
 
 
 def assert_json_refusal(response, status):
-    assert response.status_code == status, (response.status_code, response.content)
-    assert response["Content-Type"].startswith("application/json")
-    assert response.json()["detail"].strip()
+    assert_refused(response, status)
     assert "Idempotent-Replayed" not in response
 
 

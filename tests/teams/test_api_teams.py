@@ -13,6 +13,7 @@ from django.test import Client
 
 from league.models import Membership
 from teams.models import LedgerEntry, Player, Team
+from tests.assertions import assert_refused
 from tests.factories import LeagueFactory, TeamFactory, hire, token_for
 
 TEAMS = "/api/v1/teams/"
@@ -46,22 +47,6 @@ def bonecruncher_team(commissioner, coach):
 
 def url(team: Team, *parts) -> str:
     return f"{TEAMS}{team.pk}/" + "".join(f"{part}/" for part in parts)
-
-
-def assert_refused(response, status, *fields):
-    """A refusal: the expected status, a JSON body, and a message in words: `detail`, or each named field
-    (always for a 400; a 403 may name the field too)."""
-    expected = status if isinstance(status, tuple) else (status,)
-    assert response.status_code in expected, (response.status_code, response.content)
-    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
-    body = response.json()
-    named = response.status_code == 400 or any(field in body for field in fields)
-    for key in fields if fields and named else ("detail",):
-        assert key in body, body
-        message = body[key]
-        text = " ".join(message) if isinstance(message, list) else message
-        assert isinstance(text, str) and text.strip(), body
-    return body
 
 
 def snapshot(team: Team) -> tuple:
