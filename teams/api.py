@@ -15,7 +15,7 @@ from league.models import League
 
 from . import services, transfers
 from .models import LedgerEntry, Player, Team, Transfer
-from .selectors import roster_players, team_queryset, team_state
+from .selectors import player_race, race_rosters, roster_players, team_queryset, team_state
 
 
 class PlayerOut(serializers.ModelSerializer):
@@ -56,6 +56,15 @@ class PlayerOut(serializers.ModelSerializer):
         for key in ("spp", "goal_points", "abilities", "role", "wounds", "armour_used", "matches_survived"):
             if key not in fields:
                 data.pop(key)
+        if "race" in fields:
+            ruleset = instance.team.league.ruleset
+            # One query per ruleset for the whole response (the context is shared by nested serializers).
+            races = self.context.setdefault("races", {})
+            if ruleset not in races:
+                races[ruleset] = race_rosters(ruleset=ruleset)
+            data["race"] = player_race(player=instance)
+            race = races[ruleset].get(data["race"])
+            data["health_template"] = race.extra.get("health_template", {}) if race else {}
         return data
 
 
@@ -116,7 +125,7 @@ class TeamOut(serializers.ModelSerializer):
         players = roster_players(team=team)
         for player in players:
             player.team = team  # already loaded: spare a query per player
-        return PlayerOut(players, many=True).data
+        return PlayerOut(players, many=True, context=self.context).data
 
     def get_sponsorships(self, team: Team) -> list[dict]:
         return [

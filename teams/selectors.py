@@ -7,7 +7,7 @@ from django.db.models.functions import Coalesce
 
 from campaigns.rulesets.base import PlayerState, TeamState
 
-from .models import LedgerEntry, Player, Position, Team
+from .models import LedgerEntry, Player, Position, Roster, Team
 
 
 def _latest_balance(account: str) -> Coalesce:
@@ -76,3 +76,14 @@ def team_value(*, team: Team) -> int | None:
 def roster_players(*, team: Team) -> list[Player]:
     """Players on the team sheet (not fired, not yet removed to the memorial), in shirt-number order."""
     return [p for p in team.players.all() if p.left_at is None]
+
+
+def race_rosters(*, ruleset: str) -> dict[str, Roster]:
+    """The ruleset's races by roster key (one query). A player carries his own race's health template:
+    a Halfling team's Elite Elf keeps the Elves' (R)."""
+    return {r.key: r for r in Roster.objects.filter(ruleset=ruleset)}
+
+
+def player_race(*, player: Player) -> str:
+    """The race a player belongs to: his position's own (`race` in its data), else his team's roster."""
+    return player.position.extra.get("race") or player.team.roster.key

@@ -20,7 +20,7 @@ from league.models import League, Membership
 from league.selectors import league_queryset, user_is_coach, user_is_commissioner
 from teams import services as team_services
 from teams.models import Position, Roster, Team
-from teams.selectors import roster_players, team_queryset, team_state
+from teams.selectors import player_race, race_rosters, roster_players, team_queryset, team_state
 
 from .forms import HireForm, HouseRulesForm, LeagueForm, MemberForm, PurchaseForm, SignUpForm, StadiumForm, TeamForm
 
@@ -129,8 +129,13 @@ def _sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
     positions = team.roster.positions.all()
     is_coach = request.user.is_authenticated and team.coach_id == request.user.pk
     players = roster_players(team=team)
+    races = race_rosters(ruleset=team.league.ruleset) if "health_template" in rules.player_fields else {}
     for player in players:
         player.attribute_list = rules.ordered_attributes(player.attributes)
+        if races:
+            race = races.get(player_race(player=player))
+            player.race_name = race.name if race else ""
+            player.health = race.extra.get("health_template", {}) if race else {}
     return {
         "team": team,
         "players": players,

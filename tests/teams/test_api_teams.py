@@ -870,3 +870,14 @@ def test_an_elfball_ledger_is_empty(api, elfball_team):
 
 def test_the_ledger_of_an_unknown_team_is_404(api):
     assert_refused(api.get(f"{TEAMS}999999/ledger/"), 404)
+
+
+def test_a_bone_cruncher_player_carries_his_races_health_template(api, api_as, commissioner, coach):
+    """R: a race template per player — and a Halfling team's Elite Elf keeps the Elves' traits and template."""
+    league = LeagueFactory(created_by=commissioner, ruleset="bonecruncher")
+    team = TeamFactory(league=league, coach=coach, roster="halflings")
+    hire(team, "player", name="Pip")
+    hire(team, "elite_elf", name="Legolas")
+    players = {p["name"]: p for p in api.get(f"/api/v1/teams/{team.pk}/").json()["players"]}
+    assert players["Pip"]["race"] == "halflings" and players["Pip"]["health_template"]["total"] == 27
+    assert players["Legolas"]["race"] == "elves" and players["Legolas"]["health_template"]["total"] == 36

@@ -753,3 +753,13 @@ def test_league_page_and_team_sheet_queries_do_not_grow_with_the_league(client, 
             f"the {page} page ran {len(small[page])} queries for 2 teams x 3 players and {len(large[page])} for "
             f"8 x 11; repeated:\n{_repeats(small[page], large[page])}"
         )
+
+
+def test_bone_cruncher_sheet_shows_each_players_race_and_wounds_out_of_his_template(client, commissioner, coach):
+    league = LeagueFactory(created_by=commissioner, ruleset="bonecruncher")
+    team = TeamFactory(league=league, coach=coach, roster="halflings")
+    hire(team, "player", name="Pip")
+    hire(team, "elite_elf", name="Legolas")
+    page = text(client.get(sheet_url(team)))
+    assert "Halflings" in page and "Elves" in page
+    assert "0 / 27" in page and "0 / 36" in page

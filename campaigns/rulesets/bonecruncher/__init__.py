@@ -15,7 +15,7 @@ class BoneCruncher(Ruleset):
     name = "Bone Cruncher"
     economy = "none"
     purchase_items = ("trainer", "coach", "cheerleader")
-    player_fields = ("role", "wounds", "armour_used", "matches_survived")
+    player_fields = ("role", "wounds", "armour_used", "matches_survived", "race", "health_template")
     attribute_order = ("move",)
     roles = ("captain", "goalie")
 
