@@ -16,5 +16,6 @@ urlpatterns = [
     path("teams/<int:pk>/", views.team_detail, name="team-detail"),
     path("teams/<int:pk>/hire/", views.team_hire, name="team-hire"),
     path("teams/<int:pk>/buy/", views.team_buy, name="team-buy"),
+    path("teams/<int:pk>/ready/", views.team_ready, name="team-ready"),
     path("teams/<int:pk>/players/<int:player_id>/fire/", views.team_fire, name="team-fire"),
 ]

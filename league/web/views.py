@@ -180,6 +180,17 @@ def team_write(view):
     return login_required(wrapper)
 
 
+@team_write
+def team_ready(request: HttpRequest, pk: int) -> HttpResponse:
+    if _own_team(request, pk) is None:
+        return HttpResponseForbidden("Only this team's coach may declare it ready.")
+    try:
+        team_services.team_close_creation(team_id=pk, user=request.user)
+        return _sheet_response(request, pk, notice="The team is ready: creation prices no longer apply.")
+    except RuleViolation as exc:
+        return _sheet_response(request, pk, errors=[exc.message])
+
+
 def _own_team(request: HttpRequest, pk: int) -> Team | None:
     team = get_object_or_404(Team, pk=pk)
     return team if team.coach_id == request.user.pk else None

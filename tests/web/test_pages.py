@@ -763,3 +763,23 @@ def test_bone_cruncher_sheet_shows_each_players_race_and_wounds_out_of_his_templ
     page = text(client.get(sheet_url(team)))
     assert "Halflings" in page and "Elves" in page
     assert "0 / 27" in page and "0 / 36" in page
+
+
+def test_coach_declares_a_full_team_ready_and_creation_prices_end(client, team):
+    """H: a team is in creation until declared ready; then re-rolls cost double (R)."""
+    for n in range(11):
+        hire(team, "lineman", name=f"L{n}")
+    client.force_login(team.coach)
+    response = client.post(f"/teams/{team.pk}/ready/", follow=True)
+    assert "The team is ready" in text(response)
+    team.refresh_from_db()
+    assert not team.in_creation
+
+
+def test_a_team_short_of_eleven_cannot_be_declared_ready(client, team):
+    hire(team, "lineman")
+    client.force_login(team.coach)
+    response = client.post(f"/teams/{team.pk}/ready/", follow=True)
+    assert "needs 11 players" in text(response)
+    team.refresh_from_db()
+    assert team.in_creation
