@@ -160,14 +160,9 @@ class PurchaseIn(serializers.Serializer):
 
 
 class LedgerOut(serializers.ModelSerializer):
-    match = serializers.SerializerMethodField()
-
     class Meta:
         model = LedgerEntry
         fields = ["id", "account", "amount", "balance_after", "reason", "kind", "match", "created_at"]
-
-    def get_match(self, entry: LedgerEntry) -> int | None:
-        return getattr(entry, "match_id", None)
 
 
 class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):

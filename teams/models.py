@@ -178,6 +178,7 @@ class LedgerEntry(models.Model):
     balance_after = models.IntegerField()
     kind = models.CharField(max_length=30, help_text="Machine-readable reason, e.g. hire, purchase.")
     reason = models.CharField(max_length=255)
+    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField(auto_now_add=True)
 

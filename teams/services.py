@@ -46,6 +46,7 @@ def ledger_post(
     reason: str,
     user: AbstractBaseUser | None = None,
     account: str = LedgerEntry.Account.TREASURY,
+    match_id: int | None = None,
 ) -> LedgerEntry:
     """Append one ledger entry. The caller holds the team lock (`team_locked`).
 
@@ -75,6 +76,7 @@ def ledger_post(
         balance_after=balance + amount,
         kind=kind,
         reason=reason,
+        match_id=match_id,
         created_by=user if user and user.is_authenticated else None,
     )
 

@@ -187,3 +187,31 @@ class Ruleset:
 
     def check_ready(self, team: TeamState, hr: Mapping) -> None:
         """Refuse closing team creation while the team cannot take the field."""
+
+    # --- matches ---------------------------------------------------------------------------------------
+    #: The post-match sequence, in order (campaigns.engine.Step).
+    postmatch_steps: tuple = ()
+    #: How many teams a match takes, by event ("" = the ruleset's ordinary match).
+    teams_per_match: Mapping[str, tuple[int, int]] = MappingProxyType({"": (2, 2)})
+
+    def roll_catalogue(self, hr: Mapping) -> dict[str, str]:
+        """Roll key → dice expression, the keys of rules/<ruleset>.md (entered rolls are checked against it)."""
+        return dict(hr.get("roll_keys", {}))
+
+    def parse_result(self, body: Any, *, rosters: Mapping[int, Mapping[int, str]], event: str, hr: Mapping) -> dict:
+        """Validate a submitted result (RuleViolation naming the field) and return it normalised."""
+        raise RuleViolation(f"{self.name} results cannot be entered yet.")
+
+    def player_match_row(self, row: Mapping, *, mvp: bool, hr: Mapping) -> dict:
+        """A player's per-match row (the source of truth) from a normalised result row."""
+        return {}
+
+    def league_points(self, *, outcome: str, kind: str, hr: Mapping) -> int:
+        points = hr.get("league_points", {})
+        if kind == "friendly" and not hr.get("friendlies_give_points", False):
+            return 0
+        return int(points.get(outcome, points.get("tie", 0) if outcome == "draw" else 0))
+
+    def max_consecutive_meetings(self, hr: Mapping) -> int | None:
+        """R (Blitz Bowl): a team may not meet the same opponent more than twice in a row."""
+        return None

@@ -21,6 +21,9 @@ def exception_handler(exc, context):
         set_rollback()
         code = status.HTTP_403_FORBIDDEN if isinstance(exc, NotPermitted) else status.HTTP_400_BAD_REQUEST
         return Response(exc.as_dict(), status=code)
+    if exc.__class__.__name__ == "StepConflict":
+        set_rollback()
+        return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, DjangoValidationError):
         set_rollback()
         body = exc.message_dict if hasattr(exc, "error_dict") else {"detail": " ".join(exc.messages)}

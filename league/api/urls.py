@@ -1,6 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
+from matches.api import MatchViewSet
 from teams.api import TeamViewSet, TransferViewSet
 
 from . import auth, views
@@ -9,6 +10,7 @@ router = DefaultRouter(trailing_slash=True)
 router.register("leagues", views.LeagueViewSet, basename="league")
 router.register("teams", TeamViewSet, basename="team")
 router.register("transfers", TransferViewSet, basename="transfer")
+router.register("matches", MatchViewSet, basename="match")
 
 urlpatterns = [
     path("auth/register/", auth.RegisterView.as_view(), name="api-register"),

@@ -14,7 +14,8 @@ from campaigns.rulesets.base import (
     fmt_gil,
 )
 
-from . import rules
+from . import postmatch, results, rules
+from .steps import STEPS
 
 
 class BlitzBowl(Ruleset):
@@ -84,6 +85,29 @@ class BlitzBowl(Ruleset):
             return super().purchase(team, item, quantity, hr)
         rules.check_affordable(cost=purchase.cost, treasury=team.treasury, what=purchase.description)
         return purchase
+
+    postmatch_steps = STEPS
+
+    def roll_catalogue(self, hr: Mapping) -> dict[str, str]:
+        """The roll keys; a key whose dice vary (roll_key_variants) admits entered values up to its largest die."""
+        catalogue = dict(hr["roll_keys"])
+        for key, variants in hr.get("roll_key_variants", {}).items():
+            catalogue[key] = max([catalogue[key], *variants.values()], key=lambda e: int(e.split("d")[1]))
+        return catalogue
+
+    def parse_result(self, body, *, rosters, event, hr):
+        return results.parse_result(body, rosters=rosters, hr=hr)
+
+    def player_match_row(self, row: Mapping, *, mvp: bool, hr: Mapping) -> dict:
+        stats = {k: row.get(k, 0) for k in ("touchdowns", "casualties", "completions", "interceptions")}
+        spp = postmatch.spp_earned(**stats, mvp=mvp, hr=hr)
+        return {**stats, "mvp": mvp, "spp": spp, "injury": row.get("injury", ""), "injury_detail": row.get("stat", "")}
+
+    def league_points(self, *, outcome: str, kind: str, hr: Mapping) -> int:
+        return postmatch.league_points(outcome=outcome, kind=kind, hr=hr)
+
+    def max_consecutive_meetings(self, hr: Mapping) -> int | None:
+        return hr["max_consecutive_matches_vs_same_opponent"]
 
     def team_value(self, team: TeamState, hr: Mapping) -> int:
         return rules.team_value(

@@ -1,0 +1,233 @@
+"""The post-match workflow's pure half: steps, the decisions they ask for, and the effects they return.
+
+A step reads a plain-value `StepContext` (the team, the match as this team saw it, the house rules, the
+dice, the coach's choices) and returns a `StepOutcome`: effects for the Django engine to apply in one
+transaction, log lines in words, and data to carry to the team's later steps. A step that needs a decision
+the request did not give calls `ctx.decide(...)`, which raises `NeedsDecision`; the engine stores the rolls
+made so far and answers `pending` with the options, and the next POST of the same step runs it again with
+the same dice and the new choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dice import Dice
+from .errors import RuleViolation
+
+# --- effects ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Gil:
+    amount: int
+    reason: str
+    kind: str
+    account: str = "treasury"
+
+
+@dataclass(frozen=True)
+class FanFactor:
+    delta: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class PlayerUpdate:
+    player_id: int
+    reason: str
+    status: str | None = None
+    skills_add: tuple[str, ...] = ()
+    skills_remove: tuple[str, ...] = ()
+    attribute_deltas: Mapping[str, int] = field(default_factory=dict)
+    value_delta: int = 0
+    leaves: bool = False
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    position: str
+    name: str
+    status: str
+    skills_add: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SponsorshipGained:
+    name: str
+
+
+@dataclass(frozen=True)
+class SponsorshipEnded:
+    sponsorship_id: int
+
+
+@dataclass(frozen=True)
+class Residency:
+    """The team's home stadium becomes `stadium_id` (None: the residency ends)."""
+
+    stadium_id: int | None
+    owned: bool = False
+
+
+Effect = Gil | FanFactor | PlayerUpdate | NewPlayer | SponsorshipGained | SponsorshipEnded | Residency
+
+# --- the view of the world a step reads ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    id: int
+    name: str
+    number: int | None
+    position: str
+    status: str
+    spp: int
+    skills: tuple[str, ...]
+    attributes: Mapping[str, int]
+    value: int
+    skill_access: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def can_play(self) -> bool:
+        return self.status in ("active", "journeyman")
+
+    @property
+    def on_roster(self) -> bool:
+        return self.status in ("active", "miss_next_match", "journeyman", "dead")
+
+
+@dataclass(frozen=True)
+class StadiumView:
+    id: int
+    name: str
+    special_attribute: str
+    home_of_this_team: bool
+    home_of_other_team: bool
+    owned_by_this_team: bool
+    owned_by_other_team: bool = False
+
+
+@dataclass(frozen=True)
+class SideView:
+    """One team's line of the final result."""
+
+    team_id: int
+    score: int
+    casualties_inflicted: int
+    conceded: bool = False
+    conceded_early: bool = False
+    fame: int = 0
+    mvp: int | None = None
+    placing: int | None = None
+
+
+@dataclass(frozen=True)
+class MatchView:
+    id: int
+    kind: str
+    outcome: str  # "win" | "draw" | "loss", for this team
+    us: SideView
+    them: tuple[SideView, ...]
+    stadium: StadiumView | None
+    #: Per player of this team: the match row (touchdowns, casualties, completions, interceptions, mvp, spp, injury).
+    player_rows: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    #: The opponent's winnings when it conceded, handed to this team (filled by the engine).
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TeamView:
+    id: int
+    name: str
+    roster_key: str
+    fan_factor: int
+    treasury: int
+    stadium_fund: int
+    rerolls: int
+    staff: Mapping[str, int]
+    players: tuple[PlayerView, ...]
+    ongoing_sponsorships: tuple[tuple[int, str], ...]
+    home_stadium: StadiumView | None
+    journeyman_position: str | None
+    journeyman_cost: int
+    positions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+class NeedsDecision(Exception):
+    """A control-flow signal: the step stops, pending the coach's decision."""
+
+    def __init__(self, decision: str, options: Any, message: str) -> None:
+        super().__init__(message)
+        self.decision = decision
+        self.options = options
+        self.message = message
+
+
+@dataclass
+class StepContext:
+    team: TeamView
+    match: MatchView
+    hr: Mapping[str, Any]
+    dice: Dice
+    choices: Mapping[str, Any]
+    carry: dict[str, Any]
+    log: list[str] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
+
+    def decide(self, decision: str, options: Any, message: str, *, check: Callable[[Any], Any] | None = None) -> Any:
+        """The coach's answer to `decision`, from this request's choices; ask for it when missing.
+
+        `check` validates the answer (raising RuleViolation) and may normalise it.
+        """
+        if decision not in self.choices:
+            raise NeedsDecision(decision, options, message)
+        answer = self.choices[decision]
+        return check(answer) if check else answer
+
+    def say(self, line: str) -> None:
+        self.log.append(line)
+
+    def apply(self, effect: Effect, line: str | None = None) -> None:
+        self.effects.append(effect)
+        if line:
+            self.log.append(line)
+
+    @property
+    def treasury(self) -> int:
+        """The treasury as this step's effects so far leave it."""
+        return self.team.treasury + sum(
+            e.amount for e in self.effects if isinstance(e, Gil) and e.account == "treasury"
+        )
+
+
+StepFunction = Callable[[StepContext], None]
+
+
+@dataclass(frozen=True)
+class Step:
+    key: str
+    title: str
+    run: StepFunction
+
+
+def bool_choice(name: str) -> Callable[[Any], bool]:
+    def check(value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise RuleViolation(f"choices.{name} must be true or false.", field=f"choices.{name}")
+        return value
+
+    return check
+
+
+def one_of(name: str, allowed: Any) -> Callable[[Any], Any]:
+    allowed = list(allowed)
+
+    def check(value: Any) -> Any:
+        if value not in allowed:
+            raise RuleViolation(f"choices.{name} must be one of {allowed}.", field=f"choices.{name}")
+        return value
+
+    return check

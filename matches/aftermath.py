@@ -1,0 +1,306 @@
+"""The post-match workflow engine's Django half: build the step's view of the world, run the step, and
+apply its effects — in one transaction with the team's row locked — recording every roll.
+
+State machine per team and match: `step_index` walks the ruleset's steps; a POST for any other step than
+the current one is a 409 and changes nothing; a step waiting for a decision keeps its rolls in `pending`
+and resumes with them on the next POST of the same step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Prefetch
+from django.utils import timezone
+
+from campaigns import engine
+from campaigns.dice import Dice, RollRecord, check_entered
+from campaigns.errors import NotPermitted, RuleViolation
+from campaigns.rulesets.base import fmt_gil
+from league.selectors import user_is_commissioner
+from teams.models import LedgerEntry, Player, Sponsorship, Team
+from teams.selectors import team_state, team_treasury
+from teams.services import ledger_post, team_locked
+
+from .models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
+
+
+class StepConflict(Exception):
+    """A POST for a step that is not the current one (answered 409)."""
+
+
+def aftermath_state(aftermath: Aftermath) -> dict[str, Any]:
+    steps = [s.key for s in aftermath.match.league.rules.postmatch_steps]
+    current = None if aftermath.complete else steps[aftermath.step_index]
+    pending = aftermath.pending or None
+    if pending:
+        pending = {k: v for k, v in pending.items() if k in ("step", "decision", "options", "message", "rolls")}
+    return {
+        "match": aftermath.match_id,
+        "team": aftermath.team_id,
+        "step": current,
+        "steps": steps,
+        "complete": aftermath.complete,
+        "pending": pending,
+        "log": aftermath.log,
+    }
+
+
+def _stadium_view(stadium, team: Team, others: list[Team]):
+    if stadium is None:
+        return None
+    return engine.StadiumView(
+        id=stadium.pk,
+        name=stadium.name,
+        special_attribute=stadium.special_attribute,
+        home_of_this_team=team.home_stadium_id == stadium.pk,
+        home_of_other_team=any(o.home_stadium_id == stadium.pk for o in others),
+        owned_by_this_team=team.home_stadium_id == stadium.pk and team.owns_stadium,
+        owned_by_other_team=any(o.home_stadium_id == stadium.pk and o.owns_stadium for o in others),
+    )
+
+
+def _side_view(side: MatchTeam) -> engine.SideView:
+    return engine.SideView(
+        team_id=side.team_id,
+        score=side.score or 0,
+        casualties_inflicted=side.casualties_inflicted,
+        conceded=side.conceded,
+        conceded_early=side.conceded_early,
+        fame=side.fame,
+        mvp=side.mvp_id,
+        placing=side.placing,
+    )
+
+
+def _team_view(team: Team) -> engine.TeamView:
+    positions = {p.key: p for p in team.roster.positions.all()}
+    journeyman = team.roster.extra.get("journeyman_position")
+    players = tuple(
+        engine.PlayerView(
+            id=p.pk,
+            name=p.name,
+            number=p.number,
+            position=p.position.key,
+            status=p.status,
+            spp=p.spp,
+            skills=tuple(p.skills),
+            attributes=dict(p.attributes),
+            value=p.value,
+            skill_access={k: tuple(v) for k, v in p.position.skill_access.items()},
+        )
+        for p in team.players.all()
+        if p.left_at is None
+    )
+    home = team.home_stadium
+    return engine.TeamView(
+        id=team.pk,
+        name=team.name,
+        roster_key=team.roster.key,
+        fan_factor=team.fan_factor,
+        treasury=team_treasury(team=team),
+        stadium_fund=_balance(team, LedgerEntry.Account.STADIUM_FUND),
+        rerolls=team.rerolls,
+        staff=dict(team.staff),
+        players=players,
+        ongoing_sponsorships=tuple((s.pk, s.name) for s in team.sponsorships.all() if s.ended_at is None),
+        home_stadium=_stadium_view(home, team, []) if home else None,
+        journeyman_position=journeyman,
+        journeyman_cost=positions[journeyman].cost if journeyman in positions else 0,
+        positions={k: {"name": p.name, "cost": p.cost} for k, p in positions.items()},
+    )
+
+
+def _balance(team: Team, account: str) -> int:
+    entry = team.ledger.filter(account=account).order_by("-sequence").first()
+    return entry.balance_after if entry else 0
+
+
+def aftermath_post(
+    *, user: AbstractBaseUser, match_id: int, team_id: int, step: str, choices: Any = None, rolls: Any = None
+) -> Aftermath:
+    """Run `step` of the team's post-match sequence (the current one), resuming a pending decision."""
+    if choices is not None and not isinstance(choices, dict):
+        raise RuleViolation("choices must be an object.", field="choices")
+    with team_locked(team_id=team_id) as team:
+        aftermath = (
+            Aftermath.objects.select_for_update()
+            .select_related("match__league", "match__stadium")
+            .filter(match_id=match_id, team_id=team_id)
+            .first()
+        )
+        if aftermath is None:
+            raise RuleViolation("This team has no post-match sequence for this match (is the result final?).")
+        match = aftermath.match
+        league = match.league
+        if not (team.coach_id == user.pk or user_is_commissioner(user=user, league=league)):
+            raise NotPermitted("Only this team's coach or the commissioner can walk its post-match sequence.")
+        rules, hr = league.rules, league.house_rules
+        steps = rules.postmatch_steps
+        if aftermath.complete or steps[aftermath.step_index].key != step:
+            current = "none (complete)" if aftermath.complete else steps[aftermath.step_index].key
+            raise StepConflict(f"The current step is {current}, not {step}.")
+        current = steps[aftermath.step_index]
+        catalogue = rules.roll_catalogue(hr)
+        entered = check_entered(rolls, catalogue)
+        pending = aftermath.pending or {}
+        merged_choices = {**pending.get("choices", {}), **(choices or {})}
+        prior = [RollRecord.from_dict(r) for r in pending.get("rolls", [])]
+        dice = Dice(catalogue=catalogue, entered=entered, prior=prior)
+        ctx = engine.StepContext(
+            team=_view_for(team),
+            match=_match_view(match, team),
+            hr=hr,
+            dice=dice,
+            choices=merged_choices,
+            carry=dict(aftermath.carry),
+        )
+        try:
+            current.run(ctx)
+        except engine.NeedsDecision as need:
+            aftermath.pending = {
+                "step": current.key,
+                "decision": need.decision,
+                "options": need.options,
+                "message": need.message,
+                "rolls": [r.as_dict() for r in dice.records],
+                "choices": merged_choices,
+            }
+            aftermath.save(update_fields=["pending", "updated_at"])
+            return aftermath
+        _apply(ctx.effects, team=team, match=match, user=user, hr=hr)
+        Roll.objects.bulk_create(
+            [
+                Roll(
+                    league=league,
+                    match=match,
+                    team=team,
+                    step=current.key,
+                    key=r.key,
+                    expression=r.expression,
+                    values=list(r.values),
+                    entered=r.entered,
+                    rolled_by=user,
+                )
+                for r in dice.records
+            ]
+        )
+        lines = ctx.log or ["Nothing to do at this step."]
+        aftermath.log = [*aftermath.log, {"step": current.key, "title": current.title, "lines": lines}]
+        aftermath.carry = ctx.carry
+        aftermath.pending = {}
+        aftermath.step_index += 1
+        if aftermath.step_index >= len(steps):
+            aftermath.complete = True
+            tv = rules.team_value(team_state(team=_reload(team.pk)), hr)
+            if tv is not None:
+                aftermath.log[-1]["lines"].append(
+                    f"Team Value recorded: {fmt_gil(tv) if rules.economy == 'gil' else tv}."
+                )
+                aftermath.carry["team_value"] = tv
+        aftermath.save()
+    return aftermath
+
+
+def _reload(team_id: int) -> Team:
+    return (
+        Team.objects.select_related("roster", "league")
+        .prefetch_related(Prefetch("players", queryset=Player.objects.select_related("position")), "roster__positions")
+        .get(pk=team_id)
+    )
+
+
+def _view_for(team: Team) -> engine.TeamView:
+    full = (
+        Team.objects.select_related("roster", "home_stadium")
+        .prefetch_related(
+            Prefetch("players", queryset=Player.objects.select_related("position")), "roster__positions", "sponsorships"
+        )
+        .get(pk=team.pk)
+    )
+    return _team_view(full)
+
+
+def _match_view(match: Match, team: Team) -> engine.MatchView:
+    sides = list(match.sides.select_related("team"))
+    us = next(s for s in sides if s.team_id == team.pk)
+    them = [s for s in sides if s.team_id != team.pk]
+    rows = {
+        r.player_id: {
+            "touchdowns": r.touchdowns,
+            "casualties": r.casualties,
+            "completions": r.completions,
+            "interceptions": r.interceptions,
+            "mvp": r.mvp,
+            "spp": r.spp,
+            "injury": r.injury,
+            "goal_points": r.goal_points,
+            "wounds": r.wounds,
+        }
+        for r in PlayerMatch.objects.filter(match=match, team=team)
+    }
+    return engine.MatchView(
+        id=match.pk,
+        kind=match.kind,
+        outcome=us.outcome or "draw",
+        us=_side_view(us),
+        them=tuple(_side_view(s) for s in them),
+        stadium=_stadium_view(match.stadium, team, [s.team for s in them]) if match.stadium else None,
+        player_rows=rows,
+    )
+
+
+def _apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser, hr) -> None:
+    """Apply a step's effects in order. Gil only through the ledger; refusals roll the whole step back."""
+    now = timezone.now()
+    for effect in effects:
+        if isinstance(effect, engine.Gil):
+            ledger_post(
+                team=team,
+                amount=effect.amount,
+                kind=effect.kind,
+                reason=effect.reason,
+                user=user,
+                account=effect.account,
+                match_id=match.pk,
+            )
+        elif isinstance(effect, engine.FanFactor):
+            team.fan_factor = max(0, team.fan_factor + effect.delta)
+            team.save(update_fields=["fan_factor"])
+        elif isinstance(effect, engine.PlayerUpdate):
+            player = Player.objects.select_for_update().get(pk=effect.player_id, team=team)
+            if effect.status:
+                player.status = effect.status
+            skills = [s for s in player.skills if s not in effect.skills_remove]
+            player.skills = skills + [s for s in effect.skills_add if s not in skills]
+            attributes = dict(player.attributes)
+            for key, delta in effect.attribute_deltas.items():
+                attributes[key] = attributes.get(key, 0) + delta
+            player.attributes = attributes
+            player.value += effect.value_delta
+            if effect.leaves:
+                player.left_at = now
+                player.role = ""
+            player.save()
+        elif isinstance(effect, engine.NewPlayer):
+            position = team.roster.positions.get(key=effect.position)
+            Player.objects.create(
+                team=team,
+                position=position,
+                name=effect.name,
+                status=effect.status,
+                attributes=dict(position.attributes),
+                skills=list(position.skills) + [s for s in effect.skills_add if s not in position.skills],
+                value=position.cost,
+            )
+        elif isinstance(effect, engine.SponsorshipGained):
+            Sponsorship.objects.create(team=team, name=effect.name)
+        elif isinstance(effect, engine.SponsorshipEnded):
+            Sponsorship.objects.filter(pk=effect.sponsorship_id, team=team, ended_at__isnull=True).update(ended_at=now)
+        elif isinstance(effect, engine.Residency):
+            team.home_stadium_id = effect.stadium_id
+            team.owns_stadium = effect.owned if effect.stadium_id else False
+            team.save(update_fields=["home_stadium", "owns_stadium"])
+        else:  # pragma: no cover - a new effect type must be taught here
+            raise TypeError(f"unknown effect {effect!r}")

@@ -1,0 +1,227 @@
+"""Match endpoints (api-v1 "Matches", "Post-match sequence"): thin views over services and selectors."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+
+from league.api.errors import validated
+from league.models import League
+
+from . import aftermath as engine
+from . import services
+from .models import Aftermath, Match, MatchTeam, Roll
+from .selectors import match_queryset
+
+
+class SideOut(serializers.ModelSerializer):
+    team_name = serializers.CharField(source="team.name")
+
+    class Meta:
+        model = MatchTeam
+        fields = [
+            "team",
+            "team_name",
+            "order",
+            "score",
+            "casualties_inflicted",
+            "conceded",
+            "conceded_early",
+            "fame",
+            "placing",
+            "eliminations",
+            "mvp",
+            "outcome",
+            "league_points",
+            "snapshot",
+        ]
+
+
+class MatchOut(serializers.ModelSerializer):
+    teams = serializers.SerializerMethodField()
+    sides = SideOut(many=True)
+    aftermath = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "league",
+            "kind",
+            "event",
+            "stadium",
+            "tests_to_win",
+            "status",
+            "teams",
+            "sides",
+            "result",
+            "submitted_by",
+            "submitted_at",
+            "confirmed_by",
+            "confirmed_at",
+            "aftermath",
+            "created_at",
+        ]
+
+    def get_teams(self, match: Match) -> list[int]:
+        return [side.team_id for side in match.sides.all()]
+
+    def get_aftermath(self, match: Match) -> list[dict]:
+        steps = [s.key for s in match.league.rules.postmatch_steps]
+        return [
+            {
+                "team": a.team_id,
+                "step": None if a.complete else steps[a.step_index],
+                "complete": a.complete,
+                "pending": bool(a.pending),
+            }
+            for a in match.aftermaths.all()
+        ]
+
+
+class MatchIn(serializers.Serializer):
+    league = serializers.IntegerField()
+    teams = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=16)
+    kind = serializers.ChoiceField(choices=Match.Kind.choices, default=Match.Kind.LEAGUE)
+    stadium = serializers.IntegerField(required=False, allow_null=True)
+    event = serializers.ChoiceField(choices=Match.Event.choices, required=False, default="")
+    tests_to_win = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=9)
+
+
+class ResultSideIn(serializers.Serializer):
+    team = serializers.IntegerField()
+    score = serializers.IntegerField(required=False)
+    casualties_inflicted = serializers.IntegerField(required=False)
+    mvp = serializers.IntegerField(required=False, allow_null=True)
+    conceded = serializers.BooleanField(required=False)
+    conceded_early = serializers.BooleanField(required=False)
+    fame = serializers.IntegerField(required=False, min_value=0, max_value=2)
+    placing = serializers.IntegerField(required=False)
+    eliminations = serializers.IntegerField(required=False)
+
+
+class ResultPlayerIn(serializers.Serializer):
+    player = serializers.IntegerField()
+    touchdowns = serializers.IntegerField(required=False)
+    casualties = serializers.IntegerField(required=False)
+    completions = serializers.IntegerField(required=False)
+    interceptions = serializers.IntegerField(required=False)
+    injury = serializers.CharField(required=False)
+    stat = serializers.CharField(required=False)
+
+
+class ResultIn(serializers.Serializer):
+    """The result body (api-v1). Each ruleset validates its own format; this describes it for the schema."""
+
+    teams = ResultSideIn(many=True)
+    players = ResultPlayerIn(many=True, required=False)
+    goals = serializers.JSONField(required=False)
+    wounds = serializers.JSONField(required=False)
+    rolls = serializers.JSONField(required=False)
+
+
+class StepIn(serializers.Serializer):
+    step = serializers.CharField(max_length=30)
+    choices = serializers.JSONField(required=False)
+    rolls = serializers.JSONField(required=False)
+
+
+class RollOut(serializers.ModelSerializer):
+    class Meta:
+        model = Roll
+        fields = [
+            "id",
+            "league",
+            "match",
+            "team",
+            "step",
+            "key",
+            "expression",
+            "values",
+            "entered",
+            "rolled_by",
+            "created_at",
+        ]
+
+
+class AftermathOut(serializers.Serializer):
+    step = serializers.CharField(allow_null=True)
+    steps = serializers.ListField(child=serializers.CharField())
+    complete = serializers.BooleanField()
+    pending = serializers.JSONField(allow_null=True)
+    log = serializers.JSONField()
+
+
+class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    queryset = match_queryset()
+    serializer_class = MatchOut
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    filterset_fields = ["league", "status", "kind"]
+
+    def _out(self, match_id: int, code: int = status.HTTP_200_OK) -> Response:
+        return Response(MatchOut(self.get_queryset().get(pk=match_id)).data, status=code)
+
+    @extend_schema(request=MatchIn, responses={201: MatchOut})
+    def create(self, request):
+        data = validated(MatchIn, request.data)
+        league = League.objects.filter(pk=data["league"]).first()
+        if league is None:
+            return Response({"league": ["No such league."]}, status=status.HTTP_400_BAD_REQUEST)
+        match = services.match_schedule(
+            user=request.user,
+            league=league,
+            team_ids=data["teams"],
+            kind=data["kind"],
+            stadium_id=data.get("stadium"),
+            event=data.get("event", ""),
+            tests_to_win=data.get("tests_to_win"),
+        )
+        return self._out(match.pk, status.HTTP_201_CREATED)
+
+    @extend_schema(request=ResultIn, responses={201: MatchOut})
+    @action(detail=True, methods=["post"])
+    def result(self, request, pk=None):
+        get_object_or_404(Match, pk=pk)
+        services.match_submit_result(user=request.user, match_id=int(pk), body=request.data)
+        return self._out(int(pk), status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=MatchOut)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        get_object_or_404(Match, pk=pk)
+        services.match_confirm(user=request.user, match_id=int(pk))
+        return self._out(int(pk))
+
+    @extend_schema(request=None, responses=MatchOut)
+    @action(detail=True, methods=["post"])
+    def reject(self, request, pk=None):
+        get_object_or_404(Match, pk=pk)
+        services.match_reject(user=request.user, match_id=int(pk))
+        return self._out(int(pk))
+
+    @extend_schema(responses=RollOut(many=True))
+    @action(detail=True, methods=["get"])
+    def rolls(self, request, pk=None):
+        match = get_object_or_404(Match, pk=pk)
+        return Response(RollOut(match.rolls.order_by("id"), many=True).data)
+
+    @extend_schema(request=StepIn, responses=AftermathOut)
+    @action(detail=True, methods=["get", "post"], url_path=r"aftermath/(?P<team_id>\d+)")
+    def aftermath(self, request, pk=None, team_id=None):
+        record = get_object_or_404(Aftermath.objects.select_related("match__league"), match_id=pk, team_id=team_id)
+        if request.method == "GET":
+            return Response(engine.aftermath_state(record))
+        data = validated(StepIn, request.data)
+        record = engine.aftermath_post(
+            user=request.user,
+            match_id=int(pk),
+            team_id=int(team_id),
+            step=data["step"],
+            choices=data.get("choices"),
+            rolls=data.get("rolls"),
+        )
+        return Response(engine.aftermath_state(record))

@@ -1,0 +1,164 @@
+"""Matches, their teams' lines of the result, per-player match rows (the source of truth for SPP and
+injuries), the roll log, and each team's post-match sequence."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Match(models.Model):
+    class Kind(models.TextChoices):
+        LEAGUE = "league", "League"
+        PLAYOFF = "playoff", "Play-off"
+        FINAL = "final", "Final"
+        FRIENDLY = "friendly", "Friendly"
+
+    class Event(models.TextChoices):
+        NONE = "", "—"
+        SCORCHBALL = "scorchball", "Scorchball"
+        TERMINIX = "terminix", "Terminix"
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        SUBMITTED = "submitted", "Result submitted"
+        FINAL = "final", "Final"
+
+    league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="matches")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.LEAGUE)
+    event = models.CharField(max_length=12, choices=Event.choices, blank=True, default="")
+    stadium = models.ForeignKey("league.Stadium", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    tests_to_win = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    #: The submitted result as validated (the ruleset's result format).
+    result = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["scheduled", "submitted", "final"]), name="match_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["league", "playoff", "final", "friendly"]), name="match_kind_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match #{self.pk}"
+
+
+class MatchTeam(models.Model):
+    """A team's place in a match and its line of the final result (the standings read these)."""
+
+    class Outcome(models.TextChoices):
+        NONE = "", "—"
+        WIN = "win", "Won"
+        DRAW = "draw", "Drawn"
+        LOSS = "loss", "Lost"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sides")
+    team = models.ForeignKey("teams.Team", on_delete=models.PROTECT, related_name="match_sides")
+    order = models.PositiveSmallIntegerField(help_text="0 = home team.")
+    score = models.PositiveIntegerField(null=True, blank=True)
+    casualties_inflicted = models.PositiveIntegerField(default=0)
+    conceded = models.BooleanField(default=False)
+    conceded_early = models.BooleanField(default=False)
+    fame = models.PositiveSmallIntegerField(default=0)
+    placing = models.PositiveSmallIntegerField(null=True, blank=True)
+    eliminations = models.PositiveSmallIntegerField(default=0)
+    mvp = models.ForeignKey("teams.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True, default="")
+    league_points = models.SmallIntegerField(default=0)
+    #: The team as it stood before the match (TV, treasury, fan factor, roster), taken when the result is final.
+    snapshot = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["match", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "team"], name="matchteam_once_per_match"),
+            models.UniqueConstraint(fields=["match", "order"], name="matchteam_unique_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} in {self.match}"
+
+
+class PlayerMatch(models.Model):
+    """One player's match: the source of truth for SPP, casualties, goal points, wounds and injuries."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="player_rows")
+    team = models.ForeignKey("teams.Team", on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey("teams.Player", on_delete=models.PROTECT, related_name="match_rows")
+    touchdowns = models.PositiveSmallIntegerField(default=0)
+    casualties = models.PositiveSmallIntegerField(default=0)
+    completions = models.PositiveSmallIntegerField(default=0)
+    interceptions = models.PositiveSmallIntegerField(default=0)
+    mvp = models.BooleanField(default=False)
+    spp = models.PositiveIntegerField(default=0)
+    goal_points = models.PositiveSmallIntegerField(default=0)
+    wounds = models.PositiveSmallIntegerField(default=0)
+    injury = models.CharField(max_length=20, blank=True, default="")
+    injury_detail = models.CharField(max_length=20, blank=True, default="", help_text="e.g. the stat lost.")
+
+    class Meta:
+        ordering = ["match", "team", "player"]
+        constraints = [models.UniqueConstraint(fields=["match", "player"], name="playermatch_once_per_match")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.match}"
+
+
+class Roll(models.Model):
+    """The one roll log of the service: every die, entered at the table or rolled by the server."""
+
+    league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="rolls")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="rolls")
+    team = models.ForeignKey("teams.Team", null=True, blank=True, on_delete=models.CASCADE, related_name="rolls")
+    step = models.CharField(max_length=30, blank=True)
+    key = models.CharField(max_length=40)
+    expression = models.CharField(max_length=10)
+    values = models.JSONField()
+    entered = models.BooleanField(help_text="True: entered from the table; False: rolled by the server.")
+    rolled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.key} {self.expression} = {self.values}"
+
+
+class Aftermath(models.Model):
+    """One team's post-match sequence for one final match: an explicit state machine over its ruleset's steps."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="aftermaths")
+    team = models.ForeignKey("teams.Team", on_delete=models.CASCADE, related_name="aftermaths")
+    #: Index of the current step in the ruleset's list; equal to its length when complete.
+    step_index = models.PositiveSmallIntegerField(default=0)
+    complete = models.BooleanField(default=False)
+    #: The decision the current step waits for: {decision, options, message, rolls (made so far), choices}.
+    pending = models.JSONField(default=dict, blank=True)
+    log = models.JSONField(default=list, blank=True)
+    #: Data the steps carry to later steps (e.g. this match's winnings).
+    carry = models.JSONField(default=dict, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "team"], name="aftermath_once_per_team")]
+
+    def __str__(self) -> str:
+        return f"Post-match of {self.team} after {self.match}"

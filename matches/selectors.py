@@ -1,0 +1,85 @@
+"""Reads of matches and the standings they make."""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+
+from django.db.models import Prefetch, QuerySet
+
+from league.models import League
+from teams.models import Team
+
+from .models import Aftermath, Match, MatchTeam
+
+
+def match_queryset() -> QuerySet[Match]:
+    return Match.objects.select_related("league", "stadium").prefetch_related(
+        Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("order")),
+        Prefetch("aftermaths", queryset=Aftermath.objects.order_by("team_id")),
+    )
+
+
+def league_standings(*, league: League) -> list[dict]:
+    """R/H: league points from final results, ordered by the league's tie-breakers (default: points,
+    touchdown difference, casualties inflicted, head-to-head, name). Two queries whatever the league size."""
+    teams = list(Team.objects.filter(league=league).only("pk", "name"))
+    rows = {
+        t.pk: {
+            "team": t.pk,
+            "name": t.name,
+            "played": 0,
+            "won": 0,
+            "drawn": 0,
+            "lost": 0,
+            "points": 0,
+            "scored": 0,
+            "conceded": 0,
+            "casualties_inflicted": 0,
+        }
+        for t in teams
+    }
+    sides = MatchTeam.objects.filter(match__league=league, match__status=Match.Status.FINAL).values(
+        "match_id", "team_id", "score", "casualties_inflicted", "outcome", "league_points"
+    )
+    by_match: dict[int, list[dict]] = defaultdict(list)
+    for side in sides:
+        by_match[side["match_id"]].append(side)
+    head_to_head: dict[tuple[int, int], int] = defaultdict(int)
+    for match_sides in by_match.values():
+        for side in match_sides:
+            row = rows.get(side["team_id"])
+            if row is None:
+                continue
+            others = [s for s in match_sides if s is not side]
+            row["played"] += 1
+            row[{"win": "won", "draw": "drawn", "loss": "lost"}.get(side["outcome"], "drawn")] += 1
+            row["points"] += side["league_points"]
+            row["scored"] += side["score"] or 0
+            row["conceded"] += sum(s["score"] or 0 for s in others)
+            row["casualties_inflicted"] += side["casualties_inflicted"]
+            for other in others:
+                head_to_head[(side["team_id"], other["team_id"])] += side["league_points"]
+    for row in rows.values():
+        row["difference"] = row["scored"] - row["conceded"]
+
+    tie_breakers = league.house_rules.get("tie_breakers", ["points", "touchdown_difference", "name"])
+
+    def compare(a: dict, b: dict) -> int:
+        for breaker in tie_breakers:
+            if breaker == "name":
+                left, right = b["name"].lower(), a["name"].lower()  # alphabetical: reversed below
+            elif breaker == "head_to_head":
+                left, right = head_to_head[(a["team"], b["team"])], head_to_head[(b["team"], a["team"])]
+            elif breaker in ("touchdown_difference", "goal_difference"):
+                left, right = a["difference"], b["difference"]
+            else:
+                left, right = a.get(breaker, 0), b.get(breaker, 0)
+            if left != right:
+                return -1 if left > right else 1
+        return 0
+
+    ordered = sorted(rows.values(), key=functools.cmp_to_key(compare))
+    for position, row in enumerate(ordered, start=1):
+        row["position"] = position
+    return ordered
