@@ -127,6 +127,8 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_BEAT_SCHEDULE = {
     # The treasuries' nightly audit: every ledger's running balance recomputed from its entries.
     "ledger-audit-nightly": {"task": "teams.tasks.ledger_audit", "schedule": 24 * 60 * 60},
+    # Players' SPP recomputed from their per-match rows (the source of truth).
+    "player-totals-audit-nightly": {"task": "matches.tasks.player_totals_audit", "schedule": 24 * 60 * 60},
 }
 
 # --- Auth, i18n, static ---------------------------------------------------------------------

@@ -83,3 +83,37 @@ def league_standings(*, league: League) -> list[dict]:
     for position, row in enumerate(ordered, start=1):
         row["position"] = position
     return ordered
+
+
+def league_memorial(*, league: League) -> list[dict]:
+    """R: dead players are listed in the league's memorial, with their record (one query)."""
+    from django.db.models import Count, Max, Sum
+
+    from teams.models import Player
+
+    players = (
+        Player.objects.filter(team__league=league, status=Player.Status.DEAD)
+        .select_related("team", "position")
+        .annotate(
+            matches=Count("match_rows"),
+            touchdowns=Sum("match_rows__touchdowns"),
+            casualties=Sum("match_rows__casualties"),
+            last_match=Max("match_rows__match_id"),
+        )
+        .order_by("-last_match", "name")
+    )
+    return [
+        {
+            "player": p.pk,
+            "name": p.name,
+            "team": p.team_id,
+            "team_name": p.team.name,
+            "position": p.position.name,
+            "spp": p.spp,
+            "matches": p.matches,
+            "touchdowns": p.touchdowns or 0,
+            "casualties": p.casualties or 0,
+            "died_in_match": p.last_match,
+        }
+        for p in players
+    ]

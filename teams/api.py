@@ -15,7 +15,7 @@ from league.models import League
 
 from . import services, transfers
 from .models import LedgerEntry, Player, Team, Transfer
-from .selectors import player_race, race_rosters, roster_players, team_queryset, team_state
+from .selectors import player_injuries, player_race, race_rosters, roster_players, team_queryset, team_state
 
 
 class PlayerOut(serializers.ModelSerializer):
@@ -45,9 +45,8 @@ class PlayerOut(serializers.ModelSerializer):
             "matches_survived",
         ]
 
-    def get_injuries(self, player: Player) -> list:
-        # Lasting injuries are recorded per match (the match engine); a fresh hire has none.
-        return []
+    def get_injuries(self, player: Player) -> list[dict]:
+        return player_injuries(player=player)
 
     def to_representation(self, instance):
         data = super().to_representation(instance)

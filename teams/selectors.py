@@ -30,9 +30,24 @@ def team_queryset() -> QuerySet[Team]:
         .prefetch_related(
             Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
             Prefetch("players", queryset=Player.objects.select_related("position").order_by("number", "id")),
+            Prefetch("players__match_rows", queryset=_injury_rows(), to_attr="injury_rows"),
             "sponsorships",
         )
     )
+
+
+def _injury_rows():
+    from matches.models import PlayerMatch
+
+    return PlayerMatch.objects.exclude(injury="").order_by("match_id")
+
+
+def player_injuries(*, player: Player) -> list[dict]:
+    """A player's injuries, from his per-match rows (the source of truth). Uses the prefetch when present."""
+    rows = getattr(player, "injury_rows", None)
+    if rows is None:
+        rows = list(_injury_rows().filter(player=player))
+    return [{"match": r.match_id, "injury": r.injury, "detail": r.injury_detail} for r in rows]
 
 
 def team_treasury(*, team: Team) -> int:

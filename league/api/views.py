@@ -16,7 +16,7 @@ from campaigns.rulesets import REGISTRY
 from league import services
 from league.models import League
 from league.selectors import league_queryset
-from matches.selectors import league_standings
+from matches.selectors import league_memorial, league_standings
 from teams.models import Position, Roster
 
 from .errors import validated
@@ -117,6 +117,12 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def standings(self, request, pk=None):
         league = get_object_or_404(League, pk=pk)
         return Response({"league": league.pk, "rows": league_standings(league=league)})
+
+    @extend_schema(responses={200: OpenApiResponse(description="[{player, name, team, spp, matches, ...}]")})
+    @action(detail=True, methods=["get"])
+    def memorial(self, request, pk=None):
+        league = get_object_or_404(League, pk=pk)
+        return Response(league_memorial(league=league))
 
     @extend_schema(request=StadiumSerializer, responses={201: StadiumSerializer, 200: StadiumSerializer(many=True)})
     @action(detail=True, methods=["get", "post"])
