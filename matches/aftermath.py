@@ -169,7 +169,8 @@ def aftermath_post(
             }
             aftermath.save(update_fields=["pending", "updated_at"])
             return aftermath
-        _apply(ctx.effects, team=team, match=match, user=user, hr=hr)
+        journal = _apply(ctx.effects, team=team, match=match, user=user, hr=hr)
+        aftermath.journal = [*aftermath.journal, *journal]
         Roll.objects.bulk_create(
             [
                 Roll(
@@ -251,9 +252,11 @@ def _match_view(match: Match, team: Team) -> engine.MatchView:
     )
 
 
-def _apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser, hr) -> None:
-    """Apply a step's effects in order. Gil only through the ledger; refusals roll the whole step back."""
+def _apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser, hr) -> list[dict]:
+    """Apply a step's effects in order; return the journal that undoes them. Gil only through the ledger;
+    a refusal rolls the whole step back."""
     now = timezone.now()
+    journal: list[dict] = []
     for effect in effects:
         if isinstance(effect, engine.Gil):
             ledger_post(
@@ -265,11 +268,15 @@ def _apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser, h
                 account=effect.account,
                 match_id=match.pk,
             )
+            journal.append({"type": "gil", "amount": effect.amount, "account": effect.account, "reason": effect.reason})
         elif isinstance(effect, engine.FanFactor):
+            before = team.fan_factor
             team.fan_factor = max(0, team.fan_factor + effect.delta)
             team.save(update_fields=["fan_factor"])
+            journal.append({"type": "fan_factor", "delta": team.fan_factor - before})
         elif isinstance(effect, engine.PlayerUpdate):
             player = Player.objects.select_for_update().get(pk=effect.player_id, team=team)
+            journal.append({"type": "player", "id": player.pk, "before": _player_state(player)})
             if effect.status:
                 player.status = effect.status
             skills = [s for s in player.skills if s not in effect.skills_remove]
@@ -285,7 +292,7 @@ def _apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser, h
             player.save()
         elif isinstance(effect, engine.NewPlayer):
             position = team.roster.positions.get(key=effect.position)
-            Player.objects.create(
+            created = Player.objects.create(
                 team=team,
                 position=position,
                 name=effect.name,
@@ -294,13 +301,29 @@ def _apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser, h
                 skills=list(position.skills) + [s for s in effect.skills_add if s not in position.skills],
                 value=position.cost,
             )
+            journal.append({"type": "new_player", "id": created.pk})
         elif isinstance(effect, engine.SponsorshipGained):
-            Sponsorship.objects.create(team=team, name=effect.name)
+            created = Sponsorship.objects.create(team=team, name=effect.name)
+            journal.append({"type": "sponsorship_gained", "id": created.pk})
         elif isinstance(effect, engine.SponsorshipEnded):
             Sponsorship.objects.filter(pk=effect.sponsorship_id, team=team, ended_at__isnull=True).update(ended_at=now)
+            journal.append({"type": "sponsorship_ended", "id": effect.sponsorship_id})
         elif isinstance(effect, engine.Residency):
+            journal.append({"type": "residency", "before": [team.home_stadium_id, team.owns_stadium]})
             team.home_stadium_id = effect.stadium_id
             team.owns_stadium = effect.owned if effect.stadium_id else False
             team.save(update_fields=["home_stadium", "owns_stadium"])
         else:  # pragma: no cover - a new effect type must be taught here
             raise TypeError(f"unknown effect {effect!r}")
+    return journal
+
+
+def _player_state(player: Player) -> dict:
+    return {
+        "status": player.status,
+        "skills": list(player.skills),
+        "attributes": dict(player.attributes),
+        "value": player.value,
+        "role": player.role,
+        "left_at": player.left_at.isoformat() if player.left_at else None,
+    }

@@ -13,7 +13,7 @@ from league.api.errors import validated
 from league.models import League
 
 from . import aftermath as engine
-from . import services
+from . import corrections, services
 from .models import Aftermath, Match, MatchTeam, Roll
 from .selectors import match_queryset
 
@@ -201,6 +201,14 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def reject(self, request, pk=None):
         get_object_or_404(Match, pk=pk)
         services.match_reject(user=request.user, match_id=int(pk))
+        return self._out(int(pk))
+
+    @extend_schema(request=ResultIn, responses=MatchOut)
+    @action(detail=True, methods=["post"])
+    def correct(self, request, pk=None):
+        """The commissioner corrects a final result: its effects are reversed and the corrected one applied."""
+        get_object_or_404(Match, pk=pk)
+        corrections.match_correct(user=request.user, match_id=int(pk), body=request.data)
         return self._out(int(pk))
 
     @extend_schema(responses=RollOut(many=True))

@@ -43,6 +43,11 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
+    #: How the teams' players stood before the result became final ({player id: {status, attributes, spp}}),
+    #: so a correction can put them back.
+    journal = models.JSONField(default=dict, blank=True)
+    #: Results the commissioner corrected, kept as history: [{result, player_rows, logs, by, at}].
+    corrections = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -155,6 +160,8 @@ class Aftermath(models.Model):
     log = models.JSONField(default=list, blank=True)
     #: Data the steps carry to later steps (e.g. this match's winnings).
     carry = models.JSONField(default=dict, blank=True)
+    #: Every applied effect with what undoes it, in order (a correction replays it backwards).
+    journal = models.JSONField(default=list, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

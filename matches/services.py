@@ -215,6 +215,15 @@ def _make_final(match: Match, sides: list[MatchTeam], user: AbstractBaseUser) ->
         if side.mvp_id:
             mvps[side.mvp_id] = 2 if conceding_mvp_to.get(side.team_id) else 1
     involved = set(rows_by_player) | set(mvps)
+    # Remember how every player of the match's teams stood, so a correction can put them back.
+    match.journal = {
+        "players": {
+            str(p["pk"]): {"status": p["status"], "attributes": p["attributes"], "spp": p["spp"]}
+            for p in Player.objects.filter(team_id__in=team_ids, left_at__isnull=True).values(
+                "pk", "status", "attributes", "spp"
+            )
+        }
+    }
     # Players who missed this match have served it (R: miss-next-match lasts exactly one match).
     Player.objects.filter(team_id__in=team_ids, status=Player.Status.MISS_NEXT_MATCH, left_at__isnull=True).update(
         status=Player.Status.ACTIVE
@@ -235,7 +244,7 @@ def _make_final(match: Match, sides: list[MatchTeam], user: AbstractBaseUser) ->
     match.status = Match.Status.FINAL
     match.confirmed_by = user
     match.confirmed_at = timezone.now()
-    match.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    match.save(update_fields=["status", "confirmed_by", "confirmed_at", "journal"])
 
 
 def _apply_injury(player: Player, injury: str, detail: str) -> None:
