@@ -108,6 +108,7 @@ if not REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR),
         "data_folder_out": str(BROKER_DIR),
+        "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
     }
 else:
