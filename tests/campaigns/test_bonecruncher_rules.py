@@ -83,3 +83,9 @@ def test_ready_needs_a_captain_and_a_goalie():
 def test_bone_cruncher_has_no_economy():
     assert BC.team_value(squad(5), HR) is None
     assert BC.starting_treasury(HR) == 0
+
+
+def test_terminix_takes_two_or_more_teams_scorchball_two():
+    """R: Terminix — two or more teams; Scorchball — two teams."""
+    assert BC.teams_per_match["terminix"][0] == 2 and BC.teams_per_match["terminix"][1] > 2
+    assert BC.teams_per_match["scorchball"] == (2, 2)

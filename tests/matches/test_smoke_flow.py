@@ -37,3 +37,17 @@ def test_a_match_can_be_played_and_its_aftermath_walked(api_as, league, home, aw
     assert r.json()["complete"]
     print(api_as(None).get(f"/api/v1/leagues/{league.pk}/standings/").json())
     assert a.post(url, {"step": "prepare"}, format="json").status_code == 409
+
+
+def test_a_terminix_event_schedules_three_bone_cruncher_teams(api_as, commissioner):
+    from tests.factories import LeagueFactory, TeamFactory
+
+    league = LeagueFactory(created_by=commissioner, ruleset="bonecruncher")
+    teams = [TeamFactory(league=league) for _ in range(3)]
+    ids = [t.pk for t in teams]
+    client = api_as(commissioner)
+    r = client.post("/api/v1/matches/", {"league": league.pk, "teams": ids, "event": "terminix"}, format="json")
+    assert r.status_code == 201, r.json()
+    assert r.json()["teams"] == ids
+    r = client.post("/api/v1/matches/", {"league": league.pk, "teams": ids, "event": "scorchball"}, format="json")
+    assert r.status_code == 400 and "teams" in r.json()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
@@ -18,6 +19,8 @@ class BoneCruncher(Ruleset):
     player_fields = ("role", "wounds", "armour_used", "matches_survived", "race", "health_template")
     attribute_order = ("move",)
     roles = ("captain", "goalie")
+    #: R: Scorchball is two teams; Terminix two or more (H: at most 8, one arena's worth).
+    teams_per_match = MappingProxyType({"": (2, 2), "scorchball": (2, 2), "terminix": (2, 8)})
 
     def check_join(self, team: TeamState, position: PositionSpec, hr: Mapping, *, value: int) -> None:
         check_position_limit(team, position)
