@@ -99,6 +99,20 @@ DEMO = [
 ]
 
 
+# The demo's played match: Midgar Marauders 2–1 Gaia Goblins at Midgar Dome, every die fixed.
+DEMO_STEPS = [
+    {"step": "improvements", "choices": {"improvements": {}}},
+    {"step": "team_stats"},
+    {
+        "step": "fortune",
+        "rolls": {"winnings": [4], "fan_factor": [5, 4, 3], "residency": [6]},
+        "choices": {"reroll_winnings": False, "residency": "reject", "seek_sponsor": False},
+    },
+    {"step": "hire_fire"},
+    {"step": "prepare", "rolls": {"expensive_mistakes": [5]}},
+]
+
+
 class Command(BaseCommand):
     help = "Create the demo leagues and logins (idempotent: an existing demo is left as it is)."
 
@@ -137,6 +151,8 @@ class Command(BaseCommand):
                         )
                     for item, quantity in purchases:
                         team_services.team_purchase(team_id=team.pk, user=users[coach], item=item, quantity=quantity)
+                if ruleset == "blitzbowl":
+                    self._play_demo_match(league, users)
             self.stdout.write(f"Created {name} ({ruleset}).")
 
         self.stdout.write(
@@ -149,3 +165,57 @@ class Command(BaseCommand):
                 "  API docs: http://127.0.0.1:8000/api/docs/\n"
             )
         )
+
+    def _play_demo_match(self, league, users) -> None:
+        from matches import aftermath, services
+        from teams.models import Team
+
+        marauders, goblins = Team.objects.filter(league=league).order_by("name").reverse()
+        stadium = league.stadiums.get(name="Midgar Dome")
+        match = services.match_schedule(
+            user=users["commissioner"], league=league, team_ids=[marauders.pk, goblins.pk], stadium_id=stadium.pk
+        )
+        cloud, zack = marauders.players.order_by("number")[:2]
+        gob = goblins.players.order_by("number").first()
+        services.match_submit_result(
+            user=users["coach_cid"],
+            match_id=match.pk,
+            body={
+                "teams": [
+                    {"team": marauders.pk, "score": 2, "casualties_inflicted": 1, "mvp": cloud.pk},
+                    {"team": goblins.pk, "score": 1, "casualties_inflicted": 0, "mvp": gob.pk},
+                ],
+                "players": [
+                    {"player": cloud.pk, "touchdowns": 1, "completions": 1},
+                    {"player": zack.pk, "touchdowns": 1, "casualties": 1},
+                    {"player": gob.pk, "touchdowns": 1},
+                ],
+            },
+        )
+        services.match_confirm(user=users["coach_gil"], match_id=match.pk)
+        for team, coach in ((marauders, users["coach_cid"]), (goblins, users["coach_gil"])):
+            mvp = cloud if team is marauders else gob
+            for step in DEMO_STEPS:
+                body = dict(step)
+                if step["step"] == "improvements":  # the MVPs reach 6 SPP: a normal skill each
+                    skill = "Sure Hands" if team is marauders else "Sure Feet"
+                    body = {
+                        "step": "improvements",
+                        "rolls": {"improvement": [2, 3]},
+                        "choices": {"improvements": {str(mvp.pk): [skill]}},
+                    }
+                if step["step"] == "fortune" and team is goblins:
+                    body = {
+                        "step": "fortune",
+                        "rolls": {"winnings": [3], "fan_factor": [1, 2], "residency": [2]},
+                        "choices": {"residency": "reject", "seek_sponsor": False},
+                    }
+                aftermath.aftermath_post(
+                    user=coach,
+                    match_id=match.pk,
+                    team_id=team.pk,
+                    step=body["step"],
+                    choices=body.get("choices"),
+                    rolls=body.get("rolls"),
+                )
+        services.match_schedule(user=users["commissioner"], league=league, team_ids=[goblins.pk, marauders.pk])
