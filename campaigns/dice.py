@@ -104,6 +104,10 @@ class Dice:
         self.records.append(record)
         return record.values
 
+    def unused_entered(self) -> dict[str, list[int]]:
+        """Entered values no roll has taken yet (kept when a step pauses, for its resumption)."""
+        return {key: list(values) for key, values in self._entered.items() if values}
+
     def has_prior(self, key: str) -> bool:
         """Whether a paused earlier run of this step already rolled `key` (so the roll was seen)."""
         return any(record.key == key for record in self._prior)

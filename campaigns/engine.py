@@ -187,6 +187,10 @@ class StepContext:
         answer = self.choices[decision]
         return check(answer) if check else answer
 
+    def ask(self, decision: str, options: Any, message: str) -> None:
+        """Ask again for a decision already answered once (e.g. "attempt" a deal, then "accept its cost?")."""
+        raise NeedsDecision(decision, options, message)
+
     def say(self, line: str) -> None:
         self.log.append(line)
 

@@ -22,21 +22,22 @@ def flag(value: Any, field: str) -> bool:
     return value
 
 
-def sides_by_team(body: Any, team_ids: list[int]) -> dict[int, Mapping]:
-    """The result's `teams` list: one object per team of the match, each exactly once."""
+def sides_by_team(body: Any, team_ids: list[int]) -> dict[int, tuple[int, Mapping]]:
+    """The result's `teams` list: one object per team of the match, each exactly once, by team id as
+    (its index in the body, so errors name the body's own entry; the object)."""
     if not isinstance(body, Mapping):
         raise RuleViolation("The result must be an object.")
     sides = body.get("teams")
     if not isinstance(sides, list) or not all(isinstance(s, Mapping) for s in sides):
         raise RuleViolation("teams must list one object per team of the match.", field="teams")
-    by_team: dict[int, Mapping] = {}
+    by_team: dict[int, tuple[int, Mapping]] = {}
     for index, side in enumerate(sides):
         team = side.get("team")
         if team not in team_ids:
             raise RuleViolation(f"teams[{index}].team is not a team of this match.", field=f"teams[{index}].team")
         if team in by_team:
             raise RuleViolation(f"teams[{index}].team appears twice.", field=f"teams[{index}].team")
-        by_team[team] = side
+        by_team[team] = (index, side)
     missing = [t for t in team_ids if t not in by_team]
     if missing:
         raise RuleViolation(f"teams is missing team(s) {missing}.", field="teams")

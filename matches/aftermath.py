@@ -47,17 +47,21 @@ def aftermath_state(aftermath: Aftermath) -> dict[str, Any]:
     }
 
 
-def _stadium_view(stadium, team: Team, others: list[Team]):
+def _stadium_view(stadium, team: Team):
+    """The stadium as this team sees it; "another team's home" means any other team of the league (R)."""
     if stadium is None:
         return None
+    residents = list(
+        Team.objects.filter(home_stadium=stadium).exclude(pk=team.pk).values_list("owns_stadium", flat=True)
+    )
     return engine.StadiumView(
         id=stadium.pk,
         name=stadium.name,
         special_attribute=stadium.special_attribute,
         home_of_this_team=team.home_stadium_id == stadium.pk,
-        home_of_other_team=any(o.home_stadium_id == stadium.pk for o in others),
+        home_of_other_team=bool(residents),
         owned_by_this_team=team.home_stadium_id == stadium.pk and team.owns_stadium,
-        owned_by_other_team=any(o.home_stadium_id == stadium.pk and o.owns_stadium for o in others),
+        owned_by_other_team=any(residents),
     )
 
 
@@ -105,7 +109,7 @@ def _team_view(team: Team) -> engine.TeamView:
         staff=dict(team.staff),
         players=players,
         ongoing_sponsorships=tuple((s.pk, s.name) for s in team.sponsorships.all() if s.ended_at is None),
-        home_stadium=_stadium_view(home, team, []) if home else None,
+        home_stadium=_stadium_view(home, team) if home else None,
         journeyman_position=journeyman,
         journeyman_cost=positions[journeyman].cost if journeyman in positions else 0,
         positions={k: {"name": p.name, "cost": p.cost} for k, p in positions.items()},
@@ -125,7 +129,7 @@ def aftermath_post(
         raise RuleViolation("choices must be an object.", field="choices")
     with team_locked(team_id=team_id) as team:
         aftermath = (
-            Aftermath.objects.select_for_update()
+            Aftermath.objects.select_for_update(of=("self",))
             .select_related("match__league", "match__stadium")
             .filter(match_id=match_id, team_id=team_id)
             .first()
@@ -143,8 +147,9 @@ def aftermath_post(
             raise StepConflict(f"The current step is {current}, not {step}.")
         current = steps[aftermath.step_index]
         catalogue = rules.roll_catalogue(hr)
-        entered = check_entered(rolls, catalogue)
         pending = aftermath.pending or {}
+        # Dice entered before a pause and not yet used stay entered; a key given again replaces them.
+        entered = {**pending.get("entered", {}), **check_entered(rolls, catalogue)}
         merged_choices = {**pending.get("choices", {}), **(choices or {})}
         prior = [RollRecord.from_dict(r) for r in pending.get("rolls", [])]
         dice = Dice(catalogue=catalogue, entered=entered, prior=prior)
@@ -166,6 +171,7 @@ def aftermath_post(
                 "message": need.message,
                 "rolls": [r.as_dict() for r in dice.records],
                 "choices": merged_choices,
+                "entered": dice.unused_entered(),
             }
             aftermath.save(update_fields=["pending", "updated_at"])
             return aftermath
@@ -247,7 +253,7 @@ def _match_view(match: Match, team: Team) -> engine.MatchView:
         outcome=us.outcome or "draw",
         us=_side_view(us),
         them=tuple(_side_view(s) for s in them),
-        stadium=_stadium_view(match.stadium, team, [s.team for s in them]) if match.stadium else None,
+        stadium=_stadium_view(match.stadium, team) if match.stadium else None,
         player_rows=rows,
     )
 

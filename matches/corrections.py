@@ -21,7 +21,7 @@ from .services import _make_final, _rosters
 
 def match_correct(*, user: AbstractBaseUser, match_id: int, body: object) -> Match:
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("league").get(pk=match_id)
+        match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
         league = match.league
         if not user_is_commissioner(user=user, league=league):
             raise NotPermitted("Only the commissioner can correct a final result.")

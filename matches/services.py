@@ -8,13 +8,14 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from campaigns.dice import check_entered
 from campaigns.errors import NotPermitted, RuleViolation
 from league.models import League, Stadium
 from league.selectors import user_is_commissioner
 from teams.models import Player, Team
 from teams.selectors import team_queryset, team_state
 
-from .models import Aftermath, Match, MatchTeam, PlayerMatch
+from .models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
 
 
 def _is_coach_of(user: AbstractBaseUser, teams: list[Team]) -> bool:
@@ -101,19 +102,13 @@ def _rosters(match: Match) -> dict[int, dict[int, str]]:
 
 def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) -> Match:
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("league").get(pk=match_id)
+        match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
         teams = [side.team for side in match.sides.select_related("team")]
         if not (user_is_commissioner(user=user, league=match.league) or _is_coach_of(user, teams)):
             raise NotPermitted("Only a coach of a team in this match or the commissioner can enter its result.")
         if match.status == Match.Status.FINAL:
             raise RuleViolation("This match's result is final.")
-        unfinished = Aftermath.objects.filter(team__in=teams, complete=False).exclude(match=match)
-        if unfinished.exists():
-            raise RuleViolation("A team of this match has not finished its previous post-match sequence.")
-        result = match.league.rules.parse_result(
-            body, rosters=_rosters(match), event=match.event, hr=match.league.house_rules
-        )
-        match.result = result
+        match.result = _validated_result(match, teams, body)
         match.status = Match.Status.SUBMITTED
         match.submitted_by = user
         match.submitted_at = timezone.now()
@@ -121,10 +116,21 @@ def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) 
     return match
 
 
+def _validated_result(match: Match, teams: list[Team], body: object) -> dict:
+    """The result as the league's ruleset validates it against the rosters as they stand now, with any dice
+    rolled at the table for it (e.g. weather, fans) checked against the roll catalogue."""
+    if Aftermath.objects.filter(team__in=teams, complete=False).exclude(match=match).exists():
+        raise RuleViolation("A team of this match has not finished its previous post-match sequence.")
+    rules, hr = match.league.rules, match.league.house_rules
+    result = rules.parse_result(body, rosters=_rosters(match), event=match.event, hr=hr)
+    result["rolls"] = check_entered(body.get("rolls") if isinstance(body, dict) else None, rules.roll_catalogue(hr))
+    return result
+
+
 def match_reject(*, user: AbstractBaseUser, match_id: int) -> Match:
     """The commissioner sends a submitted result back: the match is scheduled again, nothing applied."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("league").get(pk=match_id)
+        match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
         if not user_is_commissioner(user=user, league=match.league):
             raise NotPermitted("Only the commissioner can reject a result.")
         if match.status != Match.Status.SUBMITTED:
@@ -141,7 +147,7 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
     """The other coach (or the commissioner) confirms: the result is final, each team's snapshot is taken,
     per-player rows written, injuries applied, and each team's post-match sequence opens."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("league").get(pk=match_id)
+        match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
         league = match.league
         sides = list(match.sides.select_related("team"))
         if match.status != Match.Status.SUBMITTED:
@@ -155,6 +161,9 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
         others = [s.team for s in sides if s.team_id not in submitter_teams]
         if not (is_commissioner or _is_coach_of(user, others)):
             raise NotPermitted("Only the other coach or the commissioner can confirm this result.")
+        # Check it again: another result may have become final since this one was entered (a player killed
+        # there cannot have scored here).
+        match.result = _validated_result(match, [s.team for s in sides], match.result)
         _make_final(match, sides, user)
     return match
 
@@ -240,11 +249,27 @@ def _make_final(match: Match, sides: list[MatchTeam], user: AbstractBaseUser) ->
         if row.get("spp"):
             Player.objects.filter(pk=player_id).update(spp=F("spp") + row["spp"])
     PlayerMatch.objects.bulk_create(new_rows)
+    # Dice rolled at the table for the match itself (e.g. weather, fans) join the roll log.
+    Roll.objects.bulk_create(
+        [
+            Roll(
+                league=league,
+                match=match,
+                step="result",
+                key=key,
+                expression=rules.roll_catalogue(hr)[key],
+                values=values,
+                entered=True,
+                rolled_by=match.submitted_by,
+            )
+            for key, values in result.get("rolls", {}).items()
+        ]
+    )
     Aftermath.objects.bulk_create([Aftermath(match=match, team_id=s.team_id) for s in sides])
     match.status = Match.Status.FINAL
     match.confirmed_by = user
     match.confirmed_at = timezone.now()
-    match.save(update_fields=["status", "confirmed_by", "confirmed_at", "journal"])
+    match.save(update_fields=["status", "result", "confirmed_by", "confirmed_at", "journal"])
 
 
 def _apply_injury(player: Player, injury: str, detail: str) -> None:

@@ -22,8 +22,8 @@ def parse_result(body: Any, *, rosters: Mapping[int, Mapping[int, str]], hr: Map
     stat_names = hr["stat_loss_attributes"]
 
     teams_out, players_out = [], []
-    for index, team in enumerate(team_ids):
-        side = sides[team]
+    for team in team_ids:
+        index, side = sides[team]
         path = f"teams[{index}]"
         mvp = side.get("mvp")
         if mvp is not None and mvp not in rosters[team]:
@@ -32,6 +32,7 @@ def parse_result(body: Any, *, rosters: Mapping[int, Mapping[int, str]], hr: Map
             raise RuleViolation(f"{path}.mvp could not play this match.", field=f"{path}.mvp")
         teams_out.append(
             {
+                "index": index,
                 "team": team,
                 "score": whole(side.get("score"), f"{path}.score", maximum=99),
                 "casualties_inflicted": whole(
@@ -64,7 +65,8 @@ def parse_result(body: Any, *, rosters: Mapping[int, Mapping[int, str]], hr: Map
             out["stat"] = row["stat"]
         players_out.append(out)
 
-    for index, t in enumerate(teams_out):
+    for t in teams_out:
+        index = t.pop("index")
         touchdowns = sum(p["touchdowns"] for p in players_out if p["team"] == t["team"])
         if touchdowns != t["score"]:
             raise RuleViolation(

@@ -168,7 +168,8 @@ def _winnings_for(ctx: StepContext, side, *, outcome: str, owned: bool, reroll_a
             second = ctx.dice.one("winnings_reroll")
             ctx.say(f"Re-rolled the winnings die: {d6} → {second} (the second result stands).")
             d6 = second
-    d3 = ctx.dice.one("stadium_bonus") if owned else None
+    # The owned-stadium modifier applies to a win or a loss only (a draw rolls no d3).
+    d3 = ctx.dice.one("stadium_bonus") if owned and outcome in ("win", "loss") else None
     result = postmatch.winnings(d6=d6, fame=side.fame, outcome=outcome, at_owned_stadium=owned, d3=d3, hr=ctx.hr)
     ctx.say(result.explanation)
     return result.amount
@@ -193,9 +194,7 @@ def fortune(ctx: StepContext) -> None:
         )
         for them in match.them:
             if _penalised(them):
-                owned_by_them = bool(
-                    stadium and stadium.home_of_other_team and match.extra.get("stadium_owned_by_them")
-                )
+                owned_by_them = bool(stadium and stadium.owned_by_other_team)
                 ctx.say("The opponent conceded: its winnings are ours.")
                 winnings += _winnings_for(ctx, them, outcome="loss", owned=owned_by_them, reroll_allowed=False)
     if winnings:
@@ -226,11 +225,10 @@ def fortune(ctx: StepContext) -> None:
                 ctx.apply(Residency(stadium.id), f"{stadium.name} is now the team's home stadium.")
             elif deal.result == "costly":
                 if choice == "attempt":
-                    choice = ctx.decide(
+                    ctx.ask(
                         "residency",
                         ["accept_cost", "reject"],
                         f"It'll cost you: all of this match's winnings ({fmt_gil(winnings)}). Accept?",
-                        check=one_of("residency", ["accept_cost", "reject"]),
                     )
                 if choice == "accept_cost":
                     if winnings:
