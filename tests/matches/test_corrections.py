@@ -106,3 +106,27 @@ def test_only_the_latest_match_can_be_corrected(api_as, league, home, away, coac
     response = api_as(commissioner).post(f"/api/v1/matches/{first}/correct/", body, format="json")
     assert response.status_code == 400
     assert "latest match" in response.json()["detail"]
+
+
+def test_stadium_deals_refused_where_the_rules_do_not_allow_them(api_as, league, home, away, coach, other_coach, play):
+    """R: only an owner sells; the Stadium Fund only serves a resident team that does not own its stadium yet."""
+    match_id = schedule(api_as, coach, league, home, away)
+    play(
+        match_id,
+        {"teams": [{"team": home.pk, "score": 0}, {"team": away.pk, "score": 0}], "players": []},
+        coach,
+        other_coach,
+    )
+    walk(
+        api_as,
+        coach,
+        match_id,
+        home.pk,
+        HOME_STEPS[:2]
+        + [{"step": "fortune", "rolls": {"winnings": [1], "fan_factor": [1, 1]}, "choices": {"seek_sponsor": False}}],
+    )
+    url = f"/api/v1/matches/{match_id}/aftermath/{home.pk}/"
+    response = api_as(coach).post(url, {"step": "hire_fire", "choices": {"sell_stadium": True}}, format="json")
+    assert response.status_code == 400 and "choices.sell_stadium" in response.json()
+    response = api_as(coach).post(url, {"step": "hire_fire", "choices": {"stadium_fund_payments": 1}}, format="json")
+    assert response.status_code == 400 and "choices.stadium_fund_payments" in response.json()

@@ -205,7 +205,15 @@ def fortune(ctx: StepContext) -> None:
     ctx.carry["winnings"] = winnings
 
     # Residency.
-    if stadium and stadium.special_attribute and not stadium.home_of_other_team and not stadium.home_of_this_team:
+    # I: a team that owns its home stadium is not offered a residency elsewhere (it would have to sell first).
+    owns_home = bool(ctx.team.home_stadium and ctx.team.home_stadium.owned_by_this_team)
+    if (
+        stadium
+        and stadium.special_attribute
+        and not stadium.home_of_other_team
+        and not stadium.home_of_this_team
+        and not owns_home
+    ):
         choice = ctx.decide(
             "residency",
             ["attempt", "accept_cost", "reject"],
@@ -383,6 +391,8 @@ def hire_fire(ctx: StepContext) -> None:
             resident = False
     owns = bool(home and home.owned_by_this_team)
     # Selling an owned stadium.
+    if ctx.choices.get("sell_stadium") is True and not owns:
+        raise RuleViolation("Only a team that owns its home stadium can sell it.", field="choices.sell_stadium")
     if owns and ctx.choices.get("sell_stadium") is True:
         d6 = ctx.dice.one("stadium_sale")
         two_d6 = (
@@ -397,9 +407,10 @@ def hire_fire(ctx: StepContext) -> None:
     # The stadium fund, then buying.
     payments = ctx.choices.get("stadium_fund_payments", 0)
     if payments:
-        if not isinstance(payments, int) or isinstance(payments, bool) or payments < 0 or not resident:
+        if not isinstance(payments, int) or isinstance(payments, bool) or payments < 0 or not resident or owns:
             raise RuleViolation(
-                "choices.stadium_fund_payments must be a number of payments by a resident team.",
+                "choices.stadium_fund_payments must be a number of payments, by a resident team that does not "
+                "own its stadium.",
                 field="choices.stadium_fund_payments",
             )
         fund = stadium_rules["buy"]
