@@ -215,6 +215,8 @@ class Step:
     key: str
     title: str
     run: StepFunction
+    #: The roll keys the step may use, in the order it asks for them (pages offer one input each).
+    rolls: tuple[str, ...] = ()
 
 
 def bool_choice(name: str) -> Callable[[Any], bool]:

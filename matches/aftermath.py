@@ -35,7 +35,9 @@ def aftermath_state(aftermath: Aftermath) -> dict[str, Any]:
     current = None if aftermath.complete else steps[aftermath.step_index]
     pending = aftermath.pending or None
     if pending:
-        pending = {k: v for k, v in pending.items() if k in ("step", "decision", "options", "message", "rolls")}
+        pending = {
+            k: v for k, v in pending.items() if k in ("step", "decision", "options", "message", "rolls", "entered")
+        }
     return {
         "match": aftermath.match_id,
         "team": aftermath.team_id,

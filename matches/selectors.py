@@ -20,6 +20,19 @@ def match_queryset() -> QuerySet[Match]:
     )
 
 
+def match_report_queryset() -> QuerySet[Match]:
+    """Everything a match report shows, in a fixed number of queries whatever the number of players and rolls."""
+    from .models import PlayerMatch, Roll
+
+    related = ("league", "stadium", "created_by", "submitted_by", "confirmed_by")
+    return Match.objects.select_related(*related).prefetch_related(
+        Prefetch("sides", queryset=MatchTeam.objects.select_related("team__coach", "mvp").order_by("order")),
+        Prefetch("aftermaths", queryset=Aftermath.objects.order_by("team_id")),
+        Prefetch("rolls", queryset=Roll.objects.select_related("rolled_by").order_by("id")),
+        Prefetch("player_rows", queryset=PlayerMatch.objects.select_related("player")),
+    )
+
+
 def league_standings(*, league: League) -> list[dict]:
     """R/H: league points from final results, ordered by the league's tie-breakers (default: points,
     touchdown difference, casualties inflicted, head-to-head, name). Two queries whatever the league size."""

@@ -1,5 +1,5 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
@@ -18,4 +18,5 @@ urlpatterns = [
     path("teams/<int:pk>/buy/", views.team_buy, name="team-buy"),
     path("teams/<int:pk>/ready/", views.team_ready, name="team-ready"),
     path("teams/<int:pk>/players/<int:player_id>/fire/", views.team_fire, name="team-fire"),
+    path("", include("matches.urls")),
 ]

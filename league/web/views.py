@@ -18,6 +18,8 @@ from league import services as league_services
 from league.api.auth import LoginFailureThrottle
 from league.models import League, Membership
 from league.selectors import league_queryset, user_is_coach, user_is_commissioner
+from matches.models import Match
+from matches.selectors import league_standings, match_queryset
 from teams import services as team_services
 from teams.models import Position, Roster, Team
 from teams.selectors import player_race, race_rosters, roster_players, team_queryset, team_state
@@ -71,14 +73,22 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     rules, hr = league.rules, league.house_rules
     rows = [(team, len(roster_players(team=team)), rules.team_value(team_state(team=team), hr)) for team in teams]
     user = request.user
+    is_commissioner = any(
+        m.user_id == user.pk and m.role == Membership.Role.COMMISSIONER for m in league.memberships.all()
+    )
+    standings = league_standings(league=league)
+    matches = list(match_queryset().filter(league=league).order_by("created_at", "id"))
     context = {
         "league": league,
         "rows": rows,
         "is_coach": any(m.user_id == user.pk and m.role == Membership.Role.COACH for m in league.memberships.all()),
-        "is_commissioner": any(
-            m.user_id == user.pk and m.role == Membership.Role.COMMISSIONER for m in league.memberships.all()
-        ),
+        "is_commissioner": is_commissioner,
         "economy": rules.economy,
+        # The table starts with the first final result; before it, the teams list above says it all.
+        "standings": standings if any(row["played"] for row in standings) else [],
+        "fixtures": [m for m in matches if m.status != Match.Status.FINAL],
+        "results": [m for m in reversed(matches) if m.status == Match.Status.FINAL],
+        "may_schedule": is_commissioner or any(team.coach_id == user.pk for team in teams),
     }
     return render(request, "league/league_detail.html", context)
 

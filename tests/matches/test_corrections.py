@@ -122,8 +122,10 @@ def test_stadium_deals_refused_where_the_rules_do_not_allow_them(api_as, league,
         coach,
         match_id,
         home.pk,
-        HOME_STEPS[:2]
-        + [{"step": "fortune", "rolls": {"winnings": [1], "fan_factor": [1, 1]}, "choices": {"seek_sponsor": False}}],
+        [
+            *HOME_STEPS[:2],
+            {"step": "fortune", "rolls": {"winnings": [1], "fan_factor": [1, 1]}, "choices": {"seek_sponsor": False}},
+        ],
     )
     url = f"/api/v1/matches/{match_id}/aftermath/{home.pk}/"
     response = api_as(coach).post(url, {"step": "hire_fire", "choices": {"sell_stadium": True}}, format="json")

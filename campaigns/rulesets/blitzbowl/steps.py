@@ -525,9 +525,26 @@ def prepare(ctx: StepContext) -> None:
 
 
 STEPS = (
-    Step("improvements", "Improvements", improvements),
-    Step("team_stats", "Update team stats", team_stats),
-    Step("fortune", "Fortune and FAME", fortune),
-    Step("hire_fire", "Hire and fire", hire_fire),
-    Step("prepare", "Prepare for next match", prepare),
+    Step("improvements", "Improvements", improvements, rolls=("improvement",)),
+    Step("team_stats", "Update team stats", team_stats, rolls=("concede_leave",)),
+    Step(
+        "fortune",
+        "Fortune and FAME",
+        fortune,
+        rolls=(
+            "winnings",
+            "winnings_reroll",
+            "stadium_bonus",
+            "residency",
+            "fan_factor",
+            "ongoing_amount",
+            "ongoing_risk",
+            "sponsorship",
+            "one_time_amount",
+            "one_time_risk",
+            "random_player",
+        ),
+    ),
+    Step("hire_fire", "Hire and fire", hire_fire, rolls=("stadium_loss", "stadium_sale")),
+    Step("prepare", "Prepare for next match", prepare, rolls=("expensive_mistakes", "expensive_mistakes_amount")),
 )

@@ -1,0 +1,14 @@
+"""The match pages (api-v1 "Web pages"), included from league.web.urls."""
+
+from django.urls import path
+
+from . import web
+
+urlpatterns = [
+    path("matches/new/", web.match_schedule, name="match-schedule"),
+    path("matches/<int:pk>/", web.match_report, name="match-detail"),
+    path("matches/<int:pk>/result/", web.match_result, name="match-result"),
+    path("matches/<int:pk>/confirm/", web.match_confirm, name="match-confirm"),
+    path("matches/<int:pk>/reject/", web.match_reject, name="match-reject"),
+    path("matches/<int:pk>/aftermath/<int:team_id>/", web.aftermath_walk, name="match-aftermath"),
+]

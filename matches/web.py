@@ -1,0 +1,466 @@
+"""Match pages for people (api-v1 "Web pages"): schedule a match, the public match report, the result
+form, confirming or rejecting a result, and walking a team's post-match sequence step by step.
+
+Thin views over `matches.services` and `matches.aftermath`: the forms shape what people type into the bodies
+the services take, the services decide, and a refusal (RuleViolation; NotPermitted → 403; StepConflict) is
+shown on the page with nothing changed.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import F, Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from campaigns.errors import NotPermitted, RuleViolation
+from league.models import League
+from league.selectors import user_is_commissioner
+from teams.models import Player, Sponsorship, Team
+from teams.selectors import team_queryset, team_state
+
+from . import services
+from .aftermath import StepConflict, aftermath_post
+from .forms import OPTIONAL_CHOICES, ResultForm, ScheduleForm, StepForm, words
+from .models import Aftermath, Match, MatchTeam
+from .selectors import match_report_queryset
+
+
+def _refused(request: HttpRequest, message: str) -> HttpResponse:
+    return render(request, "matches/refused.html", {"message": message}, status=403)
+
+
+def _id(value: str | None) -> int:
+    try:
+        return int(value or "")
+    except ValueError:
+        raise Http404("No such league.") from None
+
+
+# --- scheduling ------------------------------------------------------------------------------------------------
+
+
+@login_required
+def match_schedule(request: HttpRequest) -> HttpResponse:
+    """`/matches/new/?league=<id>`: the commissioner schedules any match, a coach one his team plays in."""
+    league = get_object_or_404(League.objects.prefetch_related("stadiums"), pk=_id(request.GET.get("league")))
+    is_commissioner = user_is_commissioner(user=request.user, league=league)
+    teams = list(Team.objects.filter(league=league).select_related("coach").order_by("name", "id"))
+    own = [t for t in teams if t.coach_id == request.user.pk]
+    if not (is_commissioner or own):
+        return _refused(
+            request, "Only the commissioner or a coach with a team in this league can schedule its matches."
+        )
+    initial = {"home": own[0].pk} if own and not is_commissioner else {}
+    form = ScheduleForm(request.POST or None, teams=teams, stadiums=league.stadiums.all(), initial=initial)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            match = services.match_schedule(
+                user=request.user,
+                league=league,
+                team_ids=[data["home"], data["away"]],
+                kind=data["kind"],
+                stadium_id=data["stadium"],
+            )
+        except NotPermitted as exc:
+            form.add_error(None, exc.message)
+            status = 403
+        except RuleViolation as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(request, "The match is scheduled.")
+            return redirect("match-detail", pk=match.pk)
+    return render(request, "matches/schedule.html", {"league": league, "form": form}, status=status)
+
+
+# --- the match report ---------------------------------------------------------------------------------------------
+
+
+def _injury(injury: str, detail: str) -> str:
+    if not injury:
+        return ""
+    return f"{words(injury)} (−{detail.upper()})" if detail else words(injury)
+
+
+def _player_name(player) -> str:
+    return f"#{player.number} {player.name}" if player and player.number is not None else getattr(player, "name", "")
+
+
+def _number_key(player) -> tuple[bool, int]:
+    """Shirt-number order, players without a number (or unknown) last."""
+    number = getattr(player, "number", None)
+    return (number is None, number or 0)
+
+
+def _result_lines(match: Match, sides: list[MatchTeam], names: dict[int, Player]) -> list[dict]:
+    """Each team's line: from the final sides, or from the submitted result waiting for confirmation."""
+    if match.status == Match.Status.FINAL:
+        return [
+            {
+                "team": s.team,
+                "score": s.score,
+                "casualties_inflicted": s.casualties_inflicted,
+                "mvp": _player_name(s.mvp),
+                "fame": s.fame,
+                "conceded": "early (no penalty)" if s.conceded_early else ("yes" if s.conceded else ""),
+                "outcome": s.get_outcome_display() if s.outcome else "",
+                "league_points": s.league_points,
+            }
+            for s in sides
+        ]
+    if match.status == Match.Status.SUBMITTED:
+        by_team = {line["team"]: line for line in match.result.get("teams", [])}
+        lines = []
+        for s in sides:
+            line = by_team.get(s.team_id, {})
+            lines.append(
+                {
+                    "team": s.team,
+                    "score": line.get("score"),
+                    "casualties_inflicted": line.get("casualties_inflicted", 0),
+                    "mvp": _player_name(names.get(line.get("mvp"))),
+                    "fame": line.get("fame", 0),
+                    "conceded": "early (no penalty)"
+                    if line.get("conceded_early")
+                    else ("yes" if line.get("conceded") else ""),
+                    "outcome": {"win": "Won", "draw": "Drawn", "loss": "Lost"}.get(line.get("outcome"), ""),
+                    "league_points": None,
+                }
+            )
+        return lines
+    return []
+
+
+def _performances(match: Match, teams: dict[int, Team], order: dict[int, int], names: dict[int, Player]) -> list:
+    if match.status == Match.Status.FINAL:
+        rows = [
+            {
+                "team": teams[r.team_id],
+                "player": _player_name(r.player),
+                "touchdowns": r.touchdowns,
+                "casualties": r.casualties,
+                "completions": r.completions,
+                "interceptions": r.interceptions,
+                "mvp": r.mvp,
+                "spp": r.spp,
+                "injury": _injury(r.injury, r.injury_detail),
+                "sort": (order[r.team_id], _number_key(r.player), r.player_id),
+            }
+            for r in match.player_rows.all()
+        ]
+    elif match.status == Match.Status.SUBMITTED:
+        mvps = {line.get("mvp") for line in match.result.get("teams", [])}
+        listed = {row["player"] for row in match.result.get("players", [])}
+        result_rows = list(match.result.get("players", [])) + [
+            {"player": m, "team": names[m].team_id} for m in mvps if m and m not in listed and m in names
+        ]
+        rows = []
+        for r in result_rows:
+            player = names.get(r["player"])
+            team_id = r.get("team") or (player.team_id if player else None)
+            rows.append(
+                {
+                    "team": teams.get(team_id),
+                    "player": _player_name(player) or f"#{r['player']}",
+                    "touchdowns": r.get("touchdowns", 0),
+                    "casualties": r.get("casualties", 0),
+                    "completions": r.get("completions", 0),
+                    "interceptions": r.get("interceptions", 0),
+                    "mvp": r["player"] in mvps,
+                    "spp": None,
+                    "injury": _injury(r.get("injury", ""), r.get("stat", "")),
+                    "sort": (order.get(team_id, 0), _number_key(player), r["player"]),
+                }
+            )
+    else:
+        return []
+    return sorted(rows, key=lambda row: row["sort"])
+
+
+def match_report(request: HttpRequest, pk: int) -> HttpResponse:
+    """`/matches/<id>/`, public: the teams, the result, each team's post-match log, the rolls, the teams as
+    they stood before the match, and the buttons for whoever may act on it."""
+    match = get_object_or_404(match_report_queryset(), pk=pk)
+    league, user = match.league, request.user
+    rules = league.rules
+    sides = list(match.sides.all())
+    teams = {s.team_id: s.team for s in sides}
+    order = {s.team_id: s.order for s in sides}
+    is_commissioner = user_is_commissioner(user=user, league=league)
+    coached = {s.team_id for s in sides if user.is_authenticated and s.team.coach_id == user.pk}
+    names: dict[int, Player] = {}
+    if match.status == Match.Status.SUBMITTED:
+        wanted = {row["player"] for row in match.result.get("players", [])}
+        wanted |= {line["mvp"] for line in match.result.get("teams", []) if line.get("mvp")}
+        names = {p.pk: p for p in Player.objects.filter(pk__in=wanted)}
+    steps = list(rules.postmatch_steps)
+    titles = {s.key: s.title for s in steps}
+    aftermaths = [
+        {
+            "team": teams[a.team_id],
+            "complete": a.complete,
+            "current": None if a.complete else steps[a.step_index].title,
+            "waiting": bool(a.pending),
+            "log": a.log,
+            "may_walk": is_commissioner or a.team_id in coached,
+        }
+        for a in match.aftermaths.all()
+        if a.team_id in teams
+    ]
+    rolls = [
+        {
+            "team": teams.get(r.team_id),
+            "step": titles.get(r.step, words(r.step)) if r.step else "",
+            "key": r.key,
+            "expression": r.expression,
+            "values": ", ".join(str(v) for v in r.values),
+            "total": sum(r.values),
+            "entered": r.entered,
+            "by": r.rolled_by.username if r.rolled_by else "",
+        }
+        for r in match.rolls.all()
+    ]
+    submitter_teams = {s.team_id for s in sides if s.team.coach_id == match.submitted_by_id}
+    submitted = match.status == Match.Status.SUBMITTED
+    context = {
+        "match": match,
+        "league": league,
+        "sides": sides,
+        "lines": _result_lines(match, sides, names),
+        "performances": _performances(match, teams, order, names),
+        "snapshots": [(s.team, s.snapshot) for s in sides if s.snapshot],
+        "aftermaths": aftermaths,
+        "rolls": rolls,
+        "economy": rules.economy,
+        "may_enter_result": match.status != Match.Status.FINAL and (is_commissioner or bool(coached)),
+        "may_confirm": submitted
+        and user.is_authenticated
+        and user.pk != match.submitted_by_id
+        and (is_commissioner or bool(coached - submitter_teams)),
+        "may_reject": submitted and is_commissioner,
+    }
+    return render(request, "matches/report.html", context)
+
+
+# --- the result ---------------------------------------------------------------------------------------------------
+
+
+@login_required
+def match_result(request: HttpRequest, pk: int) -> HttpResponse:
+    """`/matches/<id>/result/`: a coach of the match or the commissioner enters the result."""
+    match = get_object_or_404(
+        Match.objects.select_related("league").prefetch_related(
+            Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("order"))
+        ),
+        pk=pk,
+    )
+    league = match.league
+    teams = [s.team for s in match.sides.all()]
+    if not (
+        any(t.coach_id == request.user.pk for t in teams) or user_is_commissioner(user=request.user, league=league)
+    ):
+        return _refused(request, "Only a coach of a team in this match or the commissioner can enter its result.")
+    if match.status == Match.Status.FINAL:
+        messages.error(request, "This match's result is final.")
+        return redirect("match-detail", pk=pk)
+    players: dict[int, list[Player]] = {t.pk: [] for t in teams}
+    able = Player.objects.filter(
+        team__in=teams, left_at__isnull=True, status__in=[Player.Status.ACTIVE, Player.Status.JOURNEYMAN]
+    )
+    for player in able.select_related("position").order_by(F("number").asc(nulls_last=True), "id"):
+        players[player.team_id].append(player)
+    hr = league.house_rules
+    form = ResultForm(
+        request.POST or None,
+        teams=teams,
+        players=players,
+        injuries=hr.get("injuries", ()),
+        stat_names=hr.get("stat_loss_attributes", ()),
+        result=match.result if match.status == Match.Status.SUBMITTED else None,
+    )
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.match_submit_result(user=request.user, match_id=match.pk, body=form.body())
+        except NotPermitted as exc:
+            form.add_error(None, exc.message)
+            status = 403
+        except RuleViolation as exc:
+            form.add_service_error(exc)
+        else:
+            messages.success(
+                request, "Result entered. It becomes final when the other coach or the commissioner confirms it."
+            )
+            return redirect("match-detail", pk=pk)
+    missing = Player.objects.filter(team__in=teams, left_at__isnull=True, status=Player.Status.MISS_NEXT_MATCH)
+    context = {"match": match, "league": league, "form": form, "missing": list(missing.order_by("team_id", "name"))}
+    return render(request, "matches/result.html", context, status=status)
+
+
+def _match_action(service, done: str):
+    """A POST button of the report (confirm, reject); a GET (e.g. back from the log-in page) shows the report."""
+
+    @login_required
+    def view(request: HttpRequest, pk: int) -> HttpResponse:
+        get_object_or_404(Match, pk=pk)
+        if request.method != "POST":
+            return redirect("match-detail", pk=pk)
+        try:
+            service(user=request.user, match_id=pk)
+        except NotPermitted as exc:
+            return _refused(request, exc.message)
+        except RuleViolation as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, done)
+        return redirect("match-detail", pk=pk)
+
+    return view
+
+
+match_confirm = _match_action(
+    services.match_confirm, "Result confirmed: it is final, and each team's post-match sequence is open."
+)
+match_reject = _match_action(services.match_reject, "Result rejected: the match is scheduled again.")
+
+
+# --- the post-match sequence ---------------------------------------------------------------------------------------
+
+
+def _dice_words(key: str, catalogue: dict, hr: dict) -> str:
+    variants = hr.get("roll_key_variants", {}).get(key)
+    if variants:
+        return " / ".join(f"{expression} {case}" for case, expression in variants.items())
+    return catalogue[key]
+
+
+def _step_form(aftermath: Aftermath, team: Team, *, data=None) -> StepForm | None:
+    if aftermath.complete:
+        return None
+    league = aftermath.match.league
+    rules, hr = league.rules, league.house_rules
+    step = rules.postmatch_steps[aftermath.step_index]
+    pending = aftermath.pending or None
+    catalogue = rules.roll_catalogue(hr)
+    # A step that declares its rolls wins over the table of hints.
+    keys = step.rolls or tuple(catalogue)
+    rolled = {r["key"] for r in (pending or {}).get("rolls", [])}
+    roll_keys = [(k, _dice_words(k, catalogue, hr)) for k in keys if k in catalogue and k not in rolled]
+    names: dict[str, dict[int, str]] = {}
+    if pending:
+        names["players"] = dict(Player.objects.filter(team=team).values_list("pk", "name"))
+        names["sponsorships"] = {
+            pk: name or f"Sponsorship #{pk}"
+            for pk, name in Sponsorship.objects.filter(team=team).values_list("pk", "name")
+        }
+    state = {
+        "owns_stadium": team.owns_stadium,
+        "resident_tenant": team.home_stadium_id is not None and not team.owns_stadium,
+        "resident": team.home_stadium_id is not None,
+    }
+    optional = (
+        []
+        if pending
+        else [(name, kind, label) for name, kind, label, when in OPTIONAL_CHOICES.get(step.key, ()) if state[when]]
+    )
+    # Dice entered before a pause that no roll has taken yet: the service keeps them for the resumed step.
+    kept = {f"roll_{k}": ", ".join(map(str, v)) for k, v in (pending or {}).get("entered", {}).items()}
+    return StepForm(
+        data, step=step.key, pending=pending, roll_keys=roll_keys, names=names, optional=optional, initial=kept
+    )
+
+
+def _answer(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "none"
+    return str(value)
+
+
+def _step_state(aftermath: Aftermath, index: int) -> str:
+    if aftermath.complete or index < aftermath.step_index:
+        return "done"
+    return "current" if index == aftermath.step_index else "todo"
+
+
+def _walk_context(aftermath: Aftermath, team_id: int, *, form: StepForm | None, error: str = "") -> dict:
+    match, league = aftermath.match, aftermath.match.league
+    rules, hr = league.rules, league.house_rules
+    steps = list(rules.postmatch_steps)
+    team = team_queryset().get(pk=team_id)
+    pending = aftermath.pending or {}
+    answered = {k: v for k, v in pending.get("choices", {}).items() if k != pending.get("decision")}
+    return {
+        "match": match,
+        "league": league,
+        "team": team,
+        "aftermath": aftermath,
+        "steps": [{"title": s.title, "state": _step_state(aftermath, i)} for i, s in enumerate(steps)],
+        "step_number": aftermath.step_index + 1,
+        "current": None if aftermath.complete else steps[aftermath.step_index],
+        "pending": pending,
+        "answered": [(words(k), _answer(v)) for k, v in answered.items()],
+        "form": form,
+        "error": error,
+        "economy": rules.economy,
+        "team_value": rules.team_value(team_state(team=team), hr),
+    }
+
+
+@login_required
+def aftermath_walk(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
+    """`/matches/<id>/aftermath/<team_id>/`: the team's coach (or the commissioner) runs the current step, answers
+    its pending decision, and enters the dice rolled at the table. htmx swaps the step panel; without
+    JavaScript the form posts and the page reloads."""
+    match = get_object_or_404(Match.objects.select_related("league"), pk=pk)
+    team = get_object_or_404(Team.objects.filter(match_sides__match=match), pk=team_id)
+    if not (team.coach_id == request.user.pk or user_is_commissioner(user=request.user, league=match.league)):
+        return _refused(request, "Only this team's coach or the commissioner can walk its post-match sequence.")
+    aftermath = Aftermath.objects.select_related("match__league").filter(match=match, team=team).first()
+    if aftermath is None:
+        messages.error(request, "The post-match sequence opens when the result is final.")
+        return redirect("match-detail", pk=pk)
+    error = ""
+    steps = match.league.rules.postmatch_steps
+    if request.method == "POST":
+        form = _step_form(aftermath, team, data=request.POST)
+        if form is None:
+            error = "The post-match sequence is complete: nothing was changed."
+        elif request.POST.get("step") != steps[aftermath.step_index].key:
+            # A page left open on an earlier step: say so rather than ask for this step's decision.
+            error = f"That step was already run: the sequence is now at {steps[aftermath.step_index].title}. "
+            error += "Nothing was changed."
+            form = _step_form(aftermath, team)
+        elif form.is_valid():
+            try:
+                aftermath = aftermath_post(
+                    user=request.user,
+                    match_id=pk,
+                    team_id=team_id,
+                    step=form.cleaned_data["step"],
+                    choices=form.choices(),
+                    rolls=form.rolls(),
+                )
+            except NotPermitted as exc:
+                return _refused(request, exc.message)
+            except StepConflict:  # another tab or coach ran it meanwhile
+                aftermath.refresh_from_db()
+                now = "complete" if aftermath.complete else f"at {steps[aftermath.step_index].title}"
+                error = f"That step was already run: the sequence is now {now}. Nothing was changed."
+                form = _step_form(aftermath, team)
+            except RuleViolation as exc:
+                form.add_service_error(exc)
+            else:
+                team.refresh_from_db()  # the step may have changed its stadium
+                if request.htmx:
+                    context = _walk_context(aftermath, team_id, form=_step_form(aftermath, team))
+                    return render(request, "matches/_aftermath.html", context)
+                return redirect("match-aftermath", pk=pk, team_id=team_id)
+    else:
+        form = _step_form(aftermath, team)
+    context = _walk_context(aftermath, team_id, form=form, error=error)
+    return render(request, "matches/_aftermath.html" if request.htmx else "matches/aftermath.html", context)
