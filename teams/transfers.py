@@ -45,7 +45,10 @@ def transfer_propose(*, user: AbstractBaseUser, player_id: int, to_team_id: int,
 
 def _open_transfer(transfer_id: int, *statuses: str) -> Transfer:
     transfer = (
-        Transfer.objects.select_for_update(of=("self",)).select_related("from_team", "to_team").filter(pk=transfer_id).first()
+        Transfer.objects.select_for_update(of=("self",))
+        .select_related("from_team", "to_team")
+        .filter(pk=transfer_id)
+        .first()
     )
     if transfer is None:
         raise RuleViolation("No such transfer.")
