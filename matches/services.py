@@ -52,12 +52,14 @@ def match_schedule(
         stadium = Stadium.objects.filter(pk=stadium_id, league=league).first()
         if stadium is None:
             raise RuleViolation("The stadium must be one of this league's.", field="stadium")
-    limit = rules.max_consecutive_meetings(hr)
-    if limit and len(team_ids) == 2:
-        _check_consecutive(league, team_ids, limit)
     if tests_to_win is None and "tests_to_win" in hr:
         tests_to_win = hr["tests_to_win"]
     with transaction.atomic():
+        # Lock the teams (in id order) so two schedulings at once cannot both pass the consecutive check.
+        _lock_teams(team_ids)
+        limit = rules.max_consecutive_meetings(hr)
+        if limit and len(team_ids) == 2:
+            _check_consecutive(league, team_ids, limit)
         match = Match.objects.create(
             league=league, kind=kind, event=event, stadium=stadium, tests_to_win=tests_to_win, created_by=user
         )
@@ -67,6 +69,11 @@ def match_schedule(
         # H: a team is in creation until its first match is scheduled.
         Team.objects.filter(pk__in=team_ids, creation_closed_at__isnull=True).update(creation_closed_at=timezone.now())
     return match
+
+
+def _lock_teams(team_ids) -> None:
+    """Row locks on the teams, always in id order so two transactions never wait on each other in a circle."""
+    list(Team.objects.select_for_update().filter(pk__in=sorted(team_ids)).order_by("pk").values_list("pk", flat=True))
 
 
 def _check_consecutive(league: League, pair: list[int], limit: int) -> None:
@@ -161,8 +168,9 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
         others = [s.team for s in sides if s.team_id not in submitter_teams]
         if not (is_commissioner or _is_coach_of(user, others)):
             raise NotPermitted("Only the other coach or the commissioner can confirm this result.")
-        # Check it again: another result may have become final since this one was entered (a player killed
-        # there cannot have scored here).
+        # Check it again, holding the teams: another result may have become final since this one was entered
+        # (a player killed there cannot have scored here; a team's next result waits for its sequence).
+        _lock_teams([s.team_id for s in sides])
         match.result = _validated_result(match, [s.team for s in sides], match.result)
         _make_final(match, sides, user)
     return match
@@ -174,7 +182,7 @@ def _make_final(match: Match, sides: list[MatchTeam], user: AbstractBaseUser) ->
     result = match.result
     # Lock the teams in id order, then take each one's snapshot as it stood before the match.
     team_ids = sorted(s.team_id for s in sides)
-    list(Team.objects.select_for_update().filter(pk__in=team_ids).order_by("pk").values_list("pk", flat=True))
+    _lock_teams(team_ids)
     teams = {t.pk: t for t in team_queryset().filter(pk__in=team_ids)}
     by_team = {t["team"]: t for t in result["teams"]}
     conceding_mvp_to = {}
