@@ -7,20 +7,19 @@ Playwright's sync API drives Debian's Chromium against pytest-django's live serv
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+from tests.web.conftest import CHROMIUM
+
 if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); CI installs it", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed in this environment")
 expect, sync_playwright = sync_api.expect, sync_api.sync_playwright
 
 from django.conf import settings  # noqa: E402
-from django.db import connections  # noqa: E402
 
 from teams.models import Player, Position, Team  # noqa: E402
 from teams.selectors import team_treasury  # noqa: E402
@@ -28,60 +27,14 @@ from tests.factories import LeagueFactory, UserFactory  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOT = Path(settings.BASE_DIR) / "var" / "browser-team-sheet.png"
 PASSWORD = "Kickoff-at-dawn-42"
-TIMEOUT_MS = 10_000
 
 
 @pytest.fixture
-def allow_async_unsafe():
-    """Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run beside one
-    (SynchronousOnlyOperation) unless told it is safe, as it is here: nothing else uses the loop."""
-    key = "DJANGO_ALLOW_ASYNC_UNSAFE"
-    saved = os.environ.get(key)
-    os.environ[key] = "true"
-    yield
-    if saved is None:
-        os.environ.pop(key, None)
-    else:
-        os.environ[key] = saved
-
-
-@pytest.fixture
-def js_errors() -> list[str]:
-    """Uncaught JavaScript errors of the page (htmx failing to load or to swap would show here)."""
-    return []
-
-
-@pytest.fixture
-def page(allow_async_unsafe, live_server, js_errors):
+def page(new_page):
     """A fresh Chromium page whose relative URLs go to the live server."""
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-            page = context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            expect.set_options(timeout=TIMEOUT_MS)
-            page.on("pageerror", lambda error: js_errors.append(str(error)))
-            yield page
-            context.close()
-        finally:
-            expect.set_options(timeout=None)  # back to Playwright's default for anyone else
-            browser.close()
-            # While Playwright's loop runs, Django keys its connections by context rather than by thread, so
-            # the test body got a connection of its own: close it here, or it outlives the test (PostgreSQL
-            # then cannot drop the test database: "being accessed by other users").
-            connections.close_all()
+    return new_page()
 
 
 def data_value(page, selector: str) -> int:

@@ -8,20 +8,19 @@ Playwright's sync API drives Debian's Chromium against pytest-django's live serv
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
+from tests.web.conftest import CHROMIUM
+
 if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); CI installs it", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed in this environment")
 expect, sync_playwright = sync_api.expect, sync_api.sync_playwright
 
 from django.conf import settings  # noqa: E402
-from django.db import connections  # noqa: E402
 
 from matches.models import Match  # noqa: E402
 from teams.models import Player  # noqa: E402
@@ -30,71 +29,23 @@ from tests.factories import PASSWORD, LeagueFactory, TeamFactory, UserFactory, h
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOT = Path(settings.BASE_DIR) / "var" / "match-report.png"
-TIMEOUT_MS = 10_000
 
 
 @pytest.fixture
-def allow_async_unsafe():
-    """Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run beside one
-    (SynchronousOnlyOperation) unless told it is safe, as it is here: nothing else uses the loop."""
-    key = "DJANGO_ALLOW_ASYNC_UNSAFE"
-    saved = os.environ.get(key)
-    os.environ[key] = "true"
-    yield
-    if saved is None:
-        os.environ.pop(key, None)
-    else:
-        os.environ[key] = saved
+def log_in(new_page):
+    """`log_in(username)`: a page in a browser context of its own (cookies apart), logged in as that user."""
 
+    def open_as(username: str):
+        page = new_page()
+        page.goto("/login/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", PASSWORD)
+        page.locator("main").get_by_role("button", name="Log in").click()
+        expect(page.locator("header .who")).to_have_text(username)
+        return page
 
-@pytest.fixture
-def js_errors() -> list[str]:
-    """Uncaught JavaScript errors of the pages (htmx failing to load or to swap would show here)."""
-    return []
-
-
-@pytest.fixture
-def log_in(allow_async_unsafe, live_server, js_errors):
-    """`log_in(username)`: a fresh browser context of its own (cookies apart) logged in as that user."""
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        contexts = []
-
-        def open_as(username: str):
-            context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-            contexts.append(context)
-            page = context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            page.on("pageerror", lambda error: js_errors.append(str(error)))
-            page.goto("/login/")
-            page.fill("#id_username", username)
-            page.fill("#id_password", PASSWORD)
-            page.locator("main").get_by_role("button", name="Log in").click()
-            expect(page.locator("header .who")).to_have_text(username)
-            return page
-
-        expect.set_options(timeout=TIMEOUT_MS)
-        try:
-            yield open_as
-            for context in contexts:
-                context.close()
-        finally:
-            expect.set_options(timeout=None)  # back to Playwright's default for anyone else
-            browser.close()
-            # While Playwright's loop runs, Django keys its connections by context rather than by thread, so
-            # the test body got a connection of its own: close it here, or it outlives the test (PostgreSQL
-            # then cannot drop the test database: "being accessed by other users").
-            connections.close_all()
+    return open_as
 
 
 def data_value(page, selector: str) -> int:

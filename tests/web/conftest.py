@@ -1,0 +1,72 @@
+"""Fixtures of the browser tests: Debian's Chromium driven by Playwright's sync API against the live server."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMEOUT_MS = 10_000
+
+
+@pytest.fixture
+def allow_async_unsafe():
+    """Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run beside one
+    (SynchronousOnlyOperation) unless told it is safe, as it is here: nothing else uses the loop."""
+    key = "DJANGO_ALLOW_ASYNC_UNSAFE"
+    saved = os.environ.get(key)
+    os.environ[key] = "true"
+    yield
+    if saved is None:
+        os.environ.pop(key, None)
+    else:
+        os.environ[key] = saved
+
+
+@pytest.fixture
+def js_errors() -> list[str]:
+    """Uncaught JavaScript errors of the pages (htmx failing to load or to swap would show here)."""
+    return []
+
+
+@pytest.fixture
+def new_page(allow_async_unsafe, live_server, js_errors):
+    """`new_page()`: a page in a fresh browser context (cookies apart) whose relative URLs go to the live server."""
+    from django.db import connections
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        contexts = []
+
+        def open_page():
+            context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+            contexts.append(context)
+            page = context.new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            page.on("pageerror", lambda error: js_errors.append(str(error)))
+            return page
+
+        expect.set_options(timeout=TIMEOUT_MS)
+        try:
+            yield open_page
+            for context in contexts:
+                context.close()
+        finally:
+            expect.set_options(timeout=None)  # back to Playwright's default for anyone else
+            browser.close()
+            # While Playwright's loop runs, Django keys its connections by context rather than by thread, so
+            # the test body got a connection of its own: close it here, or it outlives the test (PostgreSQL
+            # then cannot drop the test database: "being accessed by other users").
+            connections.close_all()
