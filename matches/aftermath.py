@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from campaigns import engine
@@ -19,8 +18,8 @@ from campaigns.dice import Dice, RollRecord, check_entered
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
 from league.selectors import user_is_commissioner
-from teams.models import LedgerEntry, Player, Sponsorship, Team
-from teams.selectors import team_state, team_treasury
+from teams.models import Player, Sponsorship, Team
+from teams.selectors import team_queryset, team_state
 from teams.services import ledger_post, team_locked
 
 from .models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
@@ -105,8 +104,8 @@ def _team_view(team: Team) -> engine.TeamView:
         name=team.name,
         roster_key=team.roster.key,
         fan_factor=team.fan_factor,
-        treasury=team_treasury(team=team),
-        stadium_fund=_balance(team, LedgerEntry.Account.STADIUM_FUND),
+        treasury=team.treasury,
+        stadium_fund=team.stadium_fund,
         rerolls=team.rerolls,
         staff=dict(team.staff),
         players=players,
@@ -116,11 +115,6 @@ def _team_view(team: Team) -> engine.TeamView:
         journeyman_cost=positions[journeyman].cost if journeyman in positions else 0,
         positions={k: {"name": p.name, "cost": p.cost} for k, p in positions.items()},
     )
-
-
-def _balance(team: Team, account: str) -> int:
-    entry = team.ledger.filter(account=account).order_by("-sequence").first()
-    return entry.balance_after if entry else 0
 
 
 def aftermath_post(
@@ -202,7 +196,7 @@ def aftermath_post(
         aftermath.step_index += 1
         if aftermath.step_index >= len(steps):
             aftermath.complete = True
-            tv = rules.team_value(team_state(team=_reload(team.pk)), hr)
+            tv = rules.team_value(team_state(team=team_queryset().get(pk=team.pk)), hr)
             if tv is not None:
                 aftermath.log[-1]["lines"].append(
                     f"Team Value recorded: {fmt_gil(tv) if rules.economy == 'gil' else tv}."
@@ -212,23 +206,9 @@ def aftermath_post(
     return aftermath
 
 
-def _reload(team_id: int) -> Team:
-    return (
-        Team.objects.select_related("roster", "league")
-        .prefetch_related(Prefetch("players", queryset=Player.objects.select_related("position")), "roster__positions")
-        .get(pk=team_id)
-    )
-
-
 def _view_for(team: Team) -> engine.TeamView:
-    full = (
-        Team.objects.select_related("roster", "home_stadium")
-        .prefetch_related(
-            Prefetch("players", queryset=Player.objects.select_related("position")), "roster__positions", "sponsorships"
-        )
-        .get(pk=team.pk)
-    )
-    return _team_view(full)
+    """The team as the step reads it, loaded fresh (balances annotated, players and sponsorships prefetched)."""
+    return _team_view(team_queryset().get(pk=team.pk))
 
 
 def _match_view(match: Match, team: Team) -> engine.MatchView:

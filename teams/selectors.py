@@ -50,10 +50,15 @@ def player_injuries(*, player: Player) -> list[dict]:
     return [{"match": r.match_id, "injury": r.injury, "detail": r.injury_detail} for r in rows]
 
 
-def team_treasury(*, team: Team) -> int:
-    """The treasury balance: the last entry's running balance (0 before any entry)."""
-    entry = team.ledger.filter(account=LedgerEntry.Account.TREASURY).order_by("-sequence").first()
+def team_balance(*, team: Team, account: str = LedgerEntry.Account.TREASURY) -> int:
+    """An account's balance: its last entry's running balance (0 before any entry)."""
+    entry = team.ledger.filter(account=account).order_by("-sequence").first()
     return entry.balance_after if entry else 0
+
+
+def team_treasury(*, team: Team) -> int:
+    """The treasury balance."""
+    return team_balance(team=team)
 
 
 def _treasury_of(team: Team) -> int:
