@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 
 from django.db.models import Prefetch, QuerySet
@@ -18,6 +17,30 @@ def match_queryset() -> QuerySet[Match]:
         Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("order")),
         Prefetch("aftermaths", queryset=Aftermath.objects.order_by("team_id")),
     )
+
+
+def _rank(group: list[dict], breakers: list[str], head_to_head: dict[tuple[int, int], int]) -> list[dict]:
+    """Order teams by the first breaker, then each group still level by the next ones (recursively).
+
+    Head-to-head is a mini-table of the league points the level teams took off each other, so it stays
+    well-defined when three or more teams are level (a pairwise comparison would not be transitive).
+    """
+    if len(group) <= 1 or not breakers:
+        return group
+    breaker, rest = breakers[0], breakers[1:]
+    if breaker == "name":
+        return sorted(group, key=lambda row: row["name"].lower())
+    if breaker == "head_to_head":
+        members = [row["team"] for row in group]
+        key = {row["team"]: sum(head_to_head[(row["team"], other)] for other in members) for row in group}
+    elif breaker in ("touchdown_difference", "goal_difference"):
+        key = {row["team"]: row["difference"] for row in group}
+    else:
+        key = {row["team"]: row.get(breaker, 0) for row in group}
+    ranked: list[dict] = []
+    for value in sorted({key[row["team"]] for row in group}, reverse=True):
+        ranked += _rank([row for row in group if key[row["team"]] == value], rest, head_to_head)
+    return ranked
 
 
 def match_report_queryset() -> QuerySet[Match]:
@@ -77,22 +100,7 @@ def league_standings(*, league: League) -> list[dict]:
         row["difference"] = row["scored"] - row["conceded"]
 
     tie_breakers = league.house_rules.get("tie_breakers", ["points", "touchdown_difference", "name"])
-
-    def compare(a: dict, b: dict) -> int:
-        for breaker in tie_breakers:
-            if breaker == "name":
-                left, right = b["name"].lower(), a["name"].lower()  # alphabetical: reversed below
-            elif breaker == "head_to_head":
-                left, right = head_to_head[(a["team"], b["team"])], head_to_head[(b["team"], a["team"])]
-            elif breaker in ("touchdown_difference", "goal_difference"):
-                left, right = a["difference"], b["difference"]
-            else:
-                left, right = a.get(breaker, 0), b.get(breaker, 0)
-            if left != right:
-                return -1 if left > right else 1
-        return 0
-
-    ordered = sorted(rows.values(), key=functools.cmp_to_key(compare))
+    ordered = _rank(list(rows.values()), list(tie_breakers), head_to_head)
     for position, row in enumerate(ordered, start=1):
         row["position"] = position
     return ordered
