@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .errors import RuleViolation
 
-_EXPRESSION = re.compile(r"^(\d*)d(\d+|N)$")
+_EXPRESSION = re.compile(r"^(\d*|N)d(\d+|N)$")
 _system_random = secrets.SystemRandom()
 
 
@@ -25,13 +25,14 @@ def server_roll(sides: int) -> int:
     return _system_random.randint(1, sides)
 
 
-def parse_expression(expression: str) -> tuple[int, int | None]:
-    """ "2d6" → (2, 6); "1dN" → (1, None): the sides are given when rolling."""
+def parse_expression(expression: str) -> tuple[int | None, int | None]:
+    """ "2d6" → (2, 6); "1dN" → (1, None): the sides are given when rolling; "Nd6" → (None, 6): so is the
+    number of dice (an ElfBall Challenge rolls as many as the attribute, and more for each 6)."""
     match = _EXPRESSION.match(expression)
     if not match:
         raise ValueError(f"not a dice expression: {expression!r}")
     count, sides = match.groups()
-    return int(count or 1), None if sides == "N" else int(sides)
+    return (None if count == "N" else int(count or 1)), None if sides == "N" else int(sides)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,8 @@ class Dice:
         sides = default_sides if sides is None else sides
         if sides is None or sides < 1:
             raise ValueError(f"roll {key} needs its number of sides")
+        if count is None or count < 1:
+            raise ValueError(f"roll {key} needs its number of dice")
         expression = f"{count}d{sides}"
         record = self._replay(key, expression) or self._take_entered(key, count, sides, expression)
         if record is None:

@@ -34,6 +34,10 @@ class FanFactor:
     reason: str
 
 
+#: Player fields a step may set outright through `PlayerUpdate.fields`.
+PLAYER_FIELDS = frozenset({"wounds", "armour_used", "wound_areas", "conditions", "elite", "matches_survived", "role"})
+
+
 @dataclass(frozen=True)
 class PlayerUpdate:
     player_id: int
@@ -44,6 +48,15 @@ class PlayerUpdate:
     attribute_deltas: Mapping[str, int] = field(default_factory=dict)
     value_delta: int = 0
     leaves: bool = False
+    #: ElfBall abilities learned (kept once each).
+    abilities_add: tuple[str, ...] = ()
+    #: New absolute values of tracked fields (PLAYER_FIELDS): the journal keeps the old ones.
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.fields) - PLAYER_FIELDS
+        if unknown:
+            raise ValueError(f"PlayerUpdate cannot set {sorted(unknown)}")
 
 
 @dataclass(frozen=True)
@@ -72,7 +85,16 @@ class Residency:
     owned: bool = False
 
 
-Effect = Gil | FanFactor | PlayerUpdate | NewPlayer | SponsorshipGained | SponsorshipEnded | Residency
+@dataclass(frozen=True)
+class Staff:
+    """A change to the count of a team support item (e.g. an ElfBall Magic Potion drunk: delta −1)."""
+
+    item: str
+    delta: int
+    reason: str
+
+
+Effect = Staff | Gil | FanFactor | PlayerUpdate | NewPlayer | SponsorshipGained | SponsorshipEnded | Residency
 
 # --- the view of the world a step reads ------------------------------------------------------------------------
 
@@ -89,6 +111,22 @@ class PlayerView:
     attributes: Mapping[str, int]
     value: int
     skill_access: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    role: str = ""
+    abilities: tuple[str, ...] = ()
+    goal_points: int = 0
+    #: Bone Cruncher: wound boxes marked (armour excluded), per area when advanced, armour boxes used,
+    #: lasting conditions ({"key": "incapacitated_leg", "side": "left"}), Elite status, matches survived.
+    wounds: int = 0
+    armour_used: int = 0
+    wound_areas: Mapping[str, int] = field(default_factory=dict)
+    conditions: tuple[Mapping[str, str], ...] = ()
+    elite: bool = False
+    matches_survived: int = 0
+    #: Bone Cruncher: the player's race (a Halfling team's Elite Elf is an Elf) and its health template.
+    race: str = ""
+    health_template: Mapping[str, int] = field(default_factory=dict)
+    #: Bone Cruncher Bloody Blades: {"weapon": "none"|"blade"|"polearm", "shield": bool}.
+    equipment: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def can_play(self) -> bool:
@@ -122,6 +160,7 @@ class SideView:
     fame: int = 0
     mvp: int | None = None
     placing: int | None = None
+    eliminations: int = 0
 
 
 @dataclass(frozen=True)
@@ -132,10 +171,15 @@ class MatchView:
     us: SideView
     them: tuple[SideView, ...]
     stadium: StadiumView | None
-    #: Per player of this team: the match row (touchdowns, casualties, completions, interceptions, mvp, spp, injury).
+    #: Per player of this team: the match row (touchdowns, casualties, completions, interceptions, mvp, spp,
+    #: goal_points, wounds, injury, injury_detail, and the ruleset's own `detail` mapping).
     player_rows: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     #: The opponent's winnings when it conceded, handed to this team (filled by the engine).
     extra: Mapping[str, Any] = field(default_factory=dict)
+    event: str = ""
+    tests_to_win: int | None = None
+    #: The whole normalised result, as the ruleset's parse_result returned it.
+    result: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
 from league.selectors import user_is_commissioner
 from teams.models import Player, Sponsorship, Team
-from teams.selectors import team_queryset, team_state
+from teams.selectors import player_view, team_queryset, team_races, team_state
 from teams.services import ledger_post, team_locked
 
 from .models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
@@ -76,28 +76,15 @@ def _side_view(side: MatchTeam) -> engine.SideView:
         fame=side.fame,
         mvp=side.mvp_id,
         placing=side.placing,
+        eliminations=side.eliminations,
     )
 
 
 def _team_view(team: Team) -> engine.TeamView:
     positions = {p.key: p for p in team.roster.positions.all()}
     journeyman = team.roster.extra.get("journeyman_position")
-    players = tuple(
-        engine.PlayerView(
-            id=p.pk,
-            name=p.name,
-            number=p.number,
-            position=p.position.key,
-            status=p.status,
-            spp=p.spp,
-            skills=tuple(p.skills),
-            attributes=dict(p.attributes),
-            value=p.value,
-            skill_access={k: tuple(v) for k, v in p.position.skill_access.items()},
-        )
-        for p in team.players.all()
-        if p.left_at is None
-    )
+    races = team_races(team=team)
+    players = tuple(player_view(p, races=races) for p in team.players.all() if p.left_at is None)
     home = team.home_stadium
     return engine.TeamView(
         id=team.pk,
@@ -226,6 +213,8 @@ def _match_view(match: Match, team: Team) -> engine.MatchView:
             "injury": r.injury,
             "goal_points": r.goal_points,
             "wounds": r.wounds,
+            "injury_detail": r.injury_detail,
+            "detail": dict(r.detail),
         }
         for r in PlayerMatch.objects.filter(match=match, team=team)
     }
@@ -237,6 +226,9 @@ def _match_view(match: Match, team: Team) -> engine.MatchView:
         them=tuple(_side_view(s) for s in them),
         stadium=_stadium_view(match.stadium, team) if match.stadium else None,
         player_rows=rows,
+        event=match.event,
+        tests_to_win=match.tests_to_win,
+        result=match.result,
     )
 
 
@@ -257,6 +249,15 @@ def _apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser, h
                 match_id=match.pk,
             )
             journal.append({"type": "gil", "amount": effect.amount, "account": effect.account, "reason": effect.reason})
+        elif isinstance(effect, engine.Staff):
+            staff = dict(team.staff)
+            count = staff.get(effect.item, 0) + effect.delta
+            if count < 0:
+                raise RuleViolation(f"The team has no {effect.item.replace('_', ' ')} left to use.")
+            staff[effect.item] = count
+            team.staff = staff
+            team.save(update_fields=["staff"])
+            journal.append({"type": "staff", "item": effect.item, "delta": effect.delta})
         elif isinstance(effect, engine.FanFactor):
             before = team.fan_factor
             team.fan_factor = max(0, team.fan_factor + effect.delta)
@@ -274,6 +275,9 @@ def _apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser, h
                 attributes[key] = attributes.get(key, 0) + delta
             player.attributes = attributes
             player.value += effect.value_delta
+            player.abilities = list(player.abilities) + [a for a in effect.abilities_add if a not in player.abilities]
+            for key, value in effect.fields.items():
+                setattr(player, key, value)
             if effect.leaves:
                 player.left_at = now
                 player.role = ""
@@ -313,5 +317,12 @@ def _player_state(player: Player) -> dict:
         "attributes": dict(player.attributes),
         "value": player.value,
         "role": player.role,
+        "abilities": list(player.abilities),
+        "wounds": player.wounds,
+        "armour_used": player.armour_used,
+        "wound_areas": dict(player.wound_areas),
+        "conditions": list(player.conditions),
+        "elite": player.elite,
+        "matches_survived": player.matches_survived,
         "left_at": player.left_at.isoformat() if player.left_at else None,
     }

@@ -100,8 +100,12 @@ class ResultSideIn(serializers.Serializer):
     conceded = serializers.BooleanField(required=False)
     conceded_early = serializers.BooleanField(required=False)
     fame = serializers.IntegerField(required=False, min_value=0, max_value=2)
-    placing = serializers.IntegerField(required=False)
-    eliminations = serializers.IntegerField(required=False)
+    placing = serializers.IntegerField(required=False, help_text="Terminix: 1 = the last team standing.")
+    eliminations = serializers.IntegerField(required=False, help_text="Terminix: opposing players eliminated.")
+    no_face_off = serializers.BooleanField(required=False, help_text="ElfBall: the team cannot set up a face-off.")
+    squad = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="Bone Cruncher: the players who took part."
+    )
 
 
 class ResultPlayerIn(serializers.Serializer):
@@ -112,6 +116,8 @@ class ResultPlayerIn(serializers.Serializer):
     interceptions = serializers.IntegerField(required=False)
     injury = serializers.CharField(required=False)
     stat = serializers.CharField(required=False)
+    attribute = serializers.CharField(required=False, help_text="ElfBall lasting injury: the tied attribute lowered.")
+    goal_points = serializers.IntegerField(required=False, help_text="ElfBall, when no goals list is given.")
 
 
 class ResultIn(serializers.Serializer):
@@ -119,8 +125,11 @@ class ResultIn(serializers.Serializer):
 
     teams = ResultSideIn(many=True)
     players = ResultPlayerIn(many=True, required=False)
-    goals = serializers.JSONField(required=False)
-    wounds = serializers.JSONField(required=False)
+    goals = serializers.JSONField(required=False, help_text="ElfBall: [{team, on_field: [player ids]}] per goal.")
+    potions = serializers.JSONField(required=False, help_text="ElfBall: [{player, roll (D12), ability?, attribute?}].")
+    wounds = serializers.JSONField(
+        required=False, help_text="Bone Cruncher: [{player, wounds | areas: {head, torso, …}, critical: [1–6]}]."
+    )
     rolls = serializers.JSONField(required=False)
 
 

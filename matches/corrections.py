@@ -16,7 +16,7 @@ from teams.models import Player, Sponsorship, Team
 from teams.services import ledger_post
 
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
-from .services import _make_final, _rosters
+from .services import JOURNALED_COUNTERS, _make_final, parse_match_result
 
 
 def match_correct(*, user: AbstractBaseUser, match_id: int, body: object) -> Match:
@@ -41,11 +41,12 @@ def match_correct(*, user: AbstractBaseUser, match_id: int, body: object) -> Mat
         # Validate the corrected result against the rosters as they stood before the match.
         _undo_aftermaths(match, user)
         _restore_players(match)
-        result = league.rules.parse_result(body, rosters=_rosters(match), event=match.event, hr=league.house_rules)
+        result = parse_match_result(match, body)
         match.corrections = [
             *match.corrections,
             {
                 "result": match.result,
+                "body": match.result_body,
                 "player_rows": list(
                     PlayerMatch.objects.filter(match=match).values(
                         "player_id",
@@ -57,6 +58,9 @@ def match_correct(*, user: AbstractBaseUser, match_id: int, body: object) -> Mat
                         "spp",
                         "injury",
                         "injury_detail",
+                        "goal_points",
+                        "wounds",
+                        "detail",
                     )
                 ),
                 "logs": {str(a.team_id): a.log for a in match.aftermaths.all()},
@@ -67,7 +71,8 @@ def match_correct(*, user: AbstractBaseUser, match_id: int, body: object) -> Mat
         PlayerMatch.objects.filter(match=match).delete()
         Aftermath.objects.filter(match=match).delete()
         match.result = result
-        match.save(update_fields=["result", "corrections"])
+        match.result_body = body
+        match.save(update_fields=["result", "result_body", "corrections"])
         _make_final(match, sides, user)
     return match
 
@@ -91,15 +96,17 @@ def _undo_aftermaths(match: Match, user: AbstractBaseUser) -> None:
                 Team.objects.filter(pk=team.pk).update(fan_factor=max(0, team.fan_factor - entry["delta"]))
                 team.refresh_from_db(fields=["fan_factor"])
             elif kind == "player":
-                before = entry["before"]
+                before = dict(entry["before"])
+                left_at = before.pop("left_at")
                 Player.objects.filter(pk=entry["id"]).update(
-                    status=before["status"],
-                    skills=before["skills"],
-                    attributes=before["attributes"],
-                    value=before["value"],
-                    role=before["role"],
-                    left_at=parse_datetime(before["left_at"]) if before["left_at"] else None,
+                    **before, left_at=parse_datetime(left_at) if left_at else None
                 )
+            elif kind == "staff":
+                team.refresh_from_db(fields=["staff"])
+                staff = dict(team.staff)
+                staff[entry["item"]] = staff.get(entry["item"], 0) - entry["delta"]
+                Team.objects.filter(pk=team.pk).update(staff=staff)
+                team.staff = staff
             elif kind == "new_player":
                 Player.objects.filter(pk=entry["id"]).delete()
             elif kind == "sponsorship_gained":
@@ -117,5 +124,7 @@ def _restore_players(match: Match) -> None:
     """Players back as they stood before the result was final: status, attributes, SPP."""
     for player_id, before in match.journal.get("players", {}).items():
         Player.objects.filter(pk=int(player_id)).update(
-            status=before["status"], attributes=before["attributes"], spp=before["spp"]
+            status=before["status"],
+            attributes=before["attributes"],
+            **{counter: before[counter] for counter in JOURNALED_COUNTERS if counter in before},
         )

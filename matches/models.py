@@ -33,6 +33,8 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     #: The submitted result as validated (the ruleset's result format).
     result = models.JSONField(default=dict, blank=True)
+    #: The result body as it was entered: confirmation validates it again against the rosters of that moment.
+    result_body = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     submitted_by = models.ForeignKey(
@@ -117,6 +119,8 @@ class PlayerMatch(models.Model):
     wounds = models.PositiveSmallIntegerField(default=0)
     injury = models.CharField(max_length=20, blank=True, default="")
     injury_detail = models.CharField(max_length=20, blank=True, default="", help_text="e.g. the stat lost.")
+    #: The ruleset's own facts of the row (ElfBall potions and goals; Bone Cruncher wound areas, criticals).
+    detail = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["match", "team", "player"]

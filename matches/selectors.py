@@ -108,12 +108,18 @@ def league_standings(*, league: League) -> list[dict]:
 
 def league_memorial(*, league: League) -> list[dict]:
     """R: dead players are listed in the league's memorial, with their record (one query)."""
-    from django.db.models import Count, Max, Sum
+    from django.db.models import Count, Exists, Max, OuterRef, Q, Sum
 
     from teams.models import Player
 
+    from .models import PlayerMatch
+
+    # R (ElfBall): a career-ending injury removes the player for good; he is remembered with the dead.
+    career_ended = PlayerMatch.objects.filter(player=OuterRef("pk"), injury="career_ending")
     players = (
-        Player.objects.filter(team__league=league, status=Player.Status.DEAD)
+        Player.objects.filter(team__league=league)
+        .annotate(ended=Exists(career_ended))
+        .filter(Q(status=Player.Status.DEAD) | Q(status=Player.Status.RETIRED, left_at__isnull=False, ended=True))
         .select_related("team", "position")
         .annotate(
             matches=Count("match_rows"),
@@ -135,6 +141,9 @@ def league_memorial(*, league: League) -> list[dict]:
             "touchdowns": p.touchdowns or 0,
             "casualties": p.casualties or 0,
             "died_in_match": p.last_match,
+            "cause": "dead" if p.status == Player.Status.DEAD else "career_ending",
+            "goal_points": p.goal_points,
+            "matches_survived": p.matches_survived,
         }
         for p in players
     ]

@@ -107,6 +107,42 @@ def _rosters(match: Match) -> dict[int, dict[int, str]]:
     return rosters
 
 
+def _result_context(match: Match) -> dict:
+    """What a result format needs beyond the rosters: the Tests to win, each team's support stock (ElfBall
+    potions) and each player's attributes and abilities (a lasting injury's attribute must be a highest one)."""
+    sides = list(match.sides.select_related("team"))
+    players = Player.objects.filter(team__match_sides__match=match, left_at__isnull=True).values(
+        "pk", "attributes", "abilities", "role", "elite"
+    )
+    return {
+        "tests_to_win": match.tests_to_win,
+        "stock": {side.team_id: dict(side.team.staff) for side in sides},
+        "players": {
+            p["pk"]: {
+                "attributes": p["attributes"],
+                "abilities": p["abilities"],
+                "role": p["role"],
+                "elite": p["elite"],
+            }
+            for p in players
+        },
+    }
+
+
+def parse_match_result(match: Match, body: object) -> dict:
+    """The result as the league's ruleset validates it against the match's rosters as they stand now, with
+    the dice rolled at the table (given in the result's own entries or under `rolls`) checked and gathered."""
+    rules, hr = match.league.rules, match.league.house_rules
+    result = rules.parse_result(body, rosters=_rosters(match), event=match.event, hr=hr, context=_result_context(match))
+    catalogue = rules.roll_catalogue(hr)
+    rolls = {key: list(values) for key, values in result.get("rolls", {}).items()}
+    for key, values in check_entered(body.get("rolls") if isinstance(body, dict) else None, catalogue).items():
+        if key not in rolls:  # a key the format already gathered from its entries is not logged twice
+            rolls[key] = values
+    result["rolls"] = rolls
+    return result
+
+
 def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) -> Match:
     with transaction.atomic():
         match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
@@ -116,10 +152,11 @@ def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) 
         if match.status == Match.Status.FINAL:
             raise RuleViolation("This match's result is final.")
         match.result = _validated_result(match, teams, body)
+        match.result_body = body
         match.status = Match.Status.SUBMITTED
         match.submitted_by = user
         match.submitted_at = timezone.now()
-        match.save(update_fields=["result", "status", "submitted_by", "submitted_at"])
+        match.save(update_fields=["result", "result_body", "status", "submitted_by", "submitted_at"])
     return match
 
 
@@ -128,10 +165,7 @@ def _validated_result(match: Match, teams: list[Team], body: object) -> dict:
     rolled at the table for it (e.g. weather, fans) checked against the roll catalogue."""
     if Aftermath.objects.filter(team__in=teams, complete=False).exclude(match=match).exists():
         raise RuleViolation("A team of this match has not finished its previous post-match sequence.")
-    rules, hr = match.league.rules, match.league.house_rules
-    result = rules.parse_result(body, rosters=_rosters(match), event=match.event, hr=hr)
-    result["rolls"] = check_entered(body.get("rolls") if isinstance(body, dict) else None, rules.roll_catalogue(hr))
-    return result
+    return parse_match_result(match, body)
 
 
 def match_reject(*, user: AbstractBaseUser, match_id: int) -> Match:
@@ -144,9 +178,10 @@ def match_reject(*, user: AbstractBaseUser, match_id: int) -> Match:
             raise RuleViolation("Only a submitted result can be rejected.")
         match.status = Match.Status.SCHEDULED
         match.result = {}
+        match.result_body = {}
         match.submitted_by = None
         match.submitted_at = None
-        match.save(update_fields=["status", "result", "submitted_by", "submitted_at"])
+        match.save(update_fields=["status", "result", "result_body", "submitted_by", "submitted_at"])
     return match
 
 
@@ -171,7 +206,8 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
         # Check it again, holding the teams: another result may have become final since this one was entered
         # (a player killed there cannot have scored here; a team's next result waits for its sequence).
         _lock_teams([s.team_id for s in sides])
-        match.result = _validated_result(match, [s.team for s in sides], match.result)
+        # (Results entered before the body was kept are checked in their stored, normalised form.)
+        match.result = _validated_result(match, [s.team for s in sides], match.result_body or match.result)
         _make_final(match, sides, user)
     return match
 
@@ -209,6 +245,7 @@ def _make_final(match: Match, sides: list[MatchTeam], user: AbstractBaseUser) ->
                     "status": p.status,
                     "value": p.value,
                     "spp": p.spp,
+                    **{key: getattr(p, key) for key in SNAPSHOT_FIELDS if key in rules.player_fields},
                 }
                 for p in team.players.all()
                 if p.left_at is None
@@ -223,7 +260,9 @@ def _make_final(match: Match, sides: list[MatchTeam], user: AbstractBaseUser) ->
         side.eliminations = line.get("eliminations", 0)
         side.mvp_id = None if side.conceded and not side.conceded_early else line.get("mvp")
         side.outcome = line.get("outcome", "")
-        side.league_points = rules.league_points(outcome=side.outcome, kind=match.kind, hr=hr)
+        side.league_points = rules.league_points(
+            outcome=side.outcome, kind=match.kind, hr=hr, event=match.event, placing=side.placing
+        )
         side.save()
     # Per-player rows, SPP and injuries.
     rows_by_player = {r["player"]: r for r in result.get("players", [])}
@@ -235,9 +274,9 @@ def _make_final(match: Match, sides: list[MatchTeam], user: AbstractBaseUser) ->
     # Remember how every player of the match's teams stood, so a correction can put them back.
     match.journal = {
         "players": {
-            str(p["pk"]): {"status": p["status"], "attributes": p["attributes"], "spp": p["spp"]}
+            str(p.pop("pk")): p
             for p in Player.objects.filter(team_id__in=team_ids, left_at__isnull=True).values(
-                "pk", "status", "attributes", "spp"
+                "pk", "status", "attributes", *JOURNALED_COUNTERS
             )
         }
     }
@@ -250,12 +289,15 @@ def _make_final(match: Match, sides: list[MatchTeam], user: AbstractBaseUser) ->
     for player_id in involved:
         player = players[player_id]
         row = rules.player_match_row(rows_by_player.get(player_id, {}), mvp=player_id in mvps, hr=hr)
-        if mvps.get(player_id) == 2:
+        if mvps.get(player_id) == 2 and "spp" in row:
             row["spp"] += hr["spp"]["mvp"]
         new_rows.append(PlayerMatch(match=match, team_id=player.team_id, player=player, **row))
-        _apply_injury(player, row.get("injury", ""), row.get("injury_detail", ""))
-        if row.get("spp"):
-            Player.objects.filter(pk=player_id).update(spp=F("spp") + row["spp"])
+        if rules.injuries_at_confirm:
+            _apply_injury(player, row.get("injury", ""), row.get("injury_detail", ""))
+        # The player's running totals (SPP, Goal Points) are the sums of his rows.
+        totals = {counter: F(counter) + row[counter] for counter in rules.counters if row.get(counter)}
+        if totals:
+            Player.objects.filter(pk=player_id).update(**totals)
     PlayerMatch.objects.bulk_create(new_rows)
     # Dice rolled at the table for the match itself (e.g. weather, fans) join the roll log.
     Roll.objects.bulk_create(
@@ -278,6 +320,13 @@ def _make_final(match: Match, sides: list[MatchTeam], user: AbstractBaseUser) ->
     match.confirmed_by = user
     match.confirmed_at = timezone.now()
     match.save(update_fields=["status", "result", "confirmed_by", "confirmed_at", "journal"])
+
+
+#: Ruleset-tracked player fields kept in a team's pre-match snapshot.
+SNAPSHOT_FIELDS = ("goal_points", "abilities", "role", "wounds", "armour_used", "matches_survived", "elite")
+
+#: Running totals a correction puts back as they stood before the result was final.
+JOURNALED_COUNTERS = ("spp", "goal_points")
 
 
 def _apply_injury(player: Player, injury: str, detail: str) -> None:

@@ -15,7 +15,22 @@ from league.models import League
 
 from . import services, transfers
 from .models import LedgerEntry, Player, Team, Transfer
-from .selectors import player_injuries, player_race, race_rosters, roster_players, team_queryset, team_state
+from .selectors import player_injuries, player_view, race_rosters, roster_players, team_queryset, team_state
+
+#: Player fields shown only for the rulesets that track them (Ruleset.player_fields).
+RULESET_PLAYER_FIELDS = (
+    "spp",
+    "goal_points",
+    "abilities",
+    "role",
+    "wounds",
+    "armour_used",
+    "matches_survived",
+    "elite",
+    "wound_areas",
+    "conditions",
+    "equipment",
+)
 
 
 class PlayerOut(serializers.ModelSerializer):
@@ -43,6 +58,10 @@ class PlayerOut(serializers.ModelSerializer):
             "wounds",
             "armour_used",
             "matches_survived",
+            "elite",
+            "wound_areas",
+            "conditions",
+            "equipment",
         ]
 
     def get_injuries(self, player: Player) -> list[dict]:
@@ -51,19 +70,24 @@ class PlayerOut(serializers.ModelSerializer):
     def to_representation(self, instance):
         data = super().to_representation(instance)
         # Only the fields of this player's ruleset (api-v1: "plus, by ruleset").
-        fields = instance.team.league.rules.player_fields
-        for key in ("spp", "goal_points", "abilities", "role", "wounds", "armour_used", "matches_survived"):
-            if key not in fields:
+        league = instance.team.league
+        rules = league.rules
+        for key in RULESET_PLAYER_FIELDS:
+            if key not in rules.player_fields:
                 data.pop(key)
-        if "race" in fields:
-            ruleset = instance.team.league.ruleset
+        races = {}
+        if "race" in rules.player_fields:
             # One query per ruleset for the whole response (the context is shared by nested serializers).
-            races = self.context.setdefault("races", {})
-            if ruleset not in races:
-                races[ruleset] = race_rosters(ruleset=ruleset)
-            data["race"] = player_race(player=instance)
-            race = races[ruleset].get(data["race"])
-            data["health_template"] = race.extra.get("health_template", {}) if race else {}
+            cache = self.context.setdefault("races", {})
+            if league.ruleset not in cache:
+                cache[league.ruleset] = race_rosters(ruleset=league.ruleset)
+            races = cache[league.ruleset]
+        view = player_view(instance, races=races)
+        if races:
+            data["race"] = view.race
+            data["health_template"] = dict(view.health_template)
+        for key, value in rules.player_summary(view, league.house_rules).items():
+            data.setdefault(key, value)  # the stored fields win over the summary's words for them
         return data
 
 
@@ -153,6 +177,19 @@ class PlayerPatchIn(serializers.Serializer):
     role = serializers.ChoiceField(choices=Player.Role.choices, required=False)
 
 
+class EquipmentIn(serializers.Serializer):
+    weapon = serializers.ChoiceField(choices=["none", "blade", "polearm"], default="none")
+    shield = serializers.BooleanField(default=False)
+
+
+class PlayerPatchEquipmentIn(PlayerPatchIn):
+    equipment = EquipmentIn(required=False, help_text="Bone Cruncher Bloody Blades (a league option).")
+
+
+class AbilityIn(serializers.Serializer):
+    ability = serializers.CharField(max_length=30)
+
+
 class PurchaseIn(serializers.Serializer):
     item = serializers.CharField(max_length=50)
     quantity = serializers.IntegerField(min_value=1, max_value=99, default=1)
@@ -194,7 +231,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         player = Player.objects.select_related("position", "team__league").get(pk=player_id, team_id=team_id)
         return PlayerOut(player).data
 
-    @extend_schema(request=PlayerPatchIn, responses={200: PlayerOut, 204: None})
+    @extend_schema(request=PlayerPatchEquipmentIn, responses={200: PlayerOut, 204: None})
     @action(detail=True, methods=["patch", "delete"], url_path=r"players/(?P<player_id>\d+)")
     def player(self, request, pk=None, player_id=None):
         team = self.get_object()
@@ -202,9 +239,21 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         if request.method == "DELETE":
             services.team_fire_player(team_id=team.pk, player_id=int(player_id), user=request.user)
             return Response(status=status.HTTP_204_NO_CONTENT)
-        data = validated(PlayerPatchIn, request.data)
+        data = validated(PlayerPatchEquipmentIn, request.data)
         services.team_update_player(team_id=team.pk, player_id=int(player_id), user=request.user, fields=data)
         return Response(self._player_out(team.pk, int(player_id)))
+
+    @extend_schema(request=AbilityIn, responses={201: PlayerOut})
+    @action(detail=True, methods=["post"], url_path=r"players/(?P<player_id>\d+)/abilities")
+    def abilities(self, request, pk=None, player_id=None):
+        """ElfBall: learn an ability the player is entitled to (every full 10 Goal Points), at any time."""
+        team = self.get_object()
+        get_object_or_404(Player, pk=player_id, team=team, left_at__isnull=True)
+        data = validated(AbilityIn, request.data)
+        services.team_learn_ability(
+            team_id=team.pk, player_id=int(player_id), user=request.user, ability=data["ability"]
+        )
+        return Response(self._player_out(team.pk, int(player_id)), status=status.HTTP_201_CREATED)
 
     @extend_schema(request=PurchaseIn, responses={201: TeamOut})
     @action(detail=True, methods=["post"])

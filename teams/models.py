@@ -136,6 +136,12 @@ class Player(models.Model):
     wounds = models.PositiveSmallIntegerField(default=0)
     armour_used = models.PositiveSmallIntegerField(default=0)
     matches_survived = models.PositiveSmallIntegerField(default=0)
+    #: Bone Cruncher: Elite status, wound boxes marked per body area (advanced templates), lasting conditions
+    #: ([{"key": "incapacitated_leg", "side": "left"}]) and Bloody Blades equipment ({"weapon", "shield"}).
+    elite = models.BooleanField(default=False)
+    wound_areas = models.JSONField(default=dict, blank=True)
+    conditions = models.JSONField(default=list, blank=True)
+    equipment = models.JSONField(default=dict, blank=True)
     hired_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
+from campaigns.engine import PlayerView
 from campaigns.rulesets.base import PlayerState, TeamState
 
 from .models import LedgerEntry, Player, Position, Roster, Team
@@ -107,3 +108,38 @@ def race_rosters(*, ruleset: str) -> dict[str, Roster]:
 def player_race(*, player: Player) -> str:
     """The race a player belongs to: his position's own (`race` in its data), else his team's roster."""
     return player.position.extra.get("race") or player.team.roster.key
+
+
+def team_races(*, team: Team) -> dict[str, Roster]:
+    """The races a ruleset's players belong to, when it tracks races (one query; none otherwise)."""
+    return race_rosters(ruleset=team.roster.ruleset) if "race" in team.league.rules.player_fields else {}
+
+
+def player_view(player: Player, *, races: dict[str, Roster]) -> PlayerView:
+    """The plain-value player the post-match steps and the ruleset's sheet summary read."""
+    race = player_race(player=player) if races else ""
+    race_roster = races.get(race)
+    return PlayerView(
+        id=player.pk,
+        name=player.name,
+        number=player.number,
+        position=player.position.key,
+        status=player.status,
+        spp=player.spp,
+        skills=tuple(player.skills),
+        attributes=dict(player.attributes),
+        value=player.value,
+        skill_access={k: tuple(v) for k, v in player.position.skill_access.items()},
+        role=player.role,
+        abilities=tuple(player.abilities),
+        goal_points=player.goal_points,
+        wounds=player.wounds,
+        armour_used=player.armour_used,
+        wound_areas=dict(player.wound_areas),
+        conditions=tuple(dict(c) for c in player.conditions),
+        elite=player.elite,
+        matches_survived=player.matches_survived,
+        race=race,
+        health_template=dict(race_roster.extra.get("health_template", {})) if race_roster else {},
+        equipment=dict(player.equipment),
+    )

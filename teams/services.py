@@ -140,6 +140,8 @@ def team_hire_player(
             attributes=dict(spec.attributes),
             skills=list(spec.skills),
             value=league.rules.initial_player_value(spec.spec(), league.house_rules),
+            # R (Bone Cruncher): a Halfling team's player of another race is its one Elite player.
+            elite=bool(spec.extra.get("elite", spec.extra.get("race"))),
         )
         if cost:
             ledger_post(team=team, amount=-cost, kind="hire", reason=f"Hired {name} ({spec.name})", user=user)
@@ -163,10 +165,37 @@ def team_update_player(*, team_id: int, player_id: int, user: AbstractBaseUser, 
             state = team_state(team=team)
             me = next(p for p in state.players if p.id == player.pk)
             team.league.rules.check_role(state, me, fields["role"], team.league.house_rules)
-        for attr in ("name", "number", "role"):
-            if attr in fields:
-                setattr(player, attr, fields[attr])
-        player.save(update_fields=[f for f in ("name", "number", "role") if f in fields])
+        if "equipment" in fields:
+            equipment = {"weapon": "none", "shield": False, **fields["equipment"]}
+            team.league.rules.check_equipment(
+                weapon=equipment["weapon"], shield=equipment["shield"], hr=team.league.house_rules
+            )
+            fields = {**fields, "equipment": equipment}
+        changed = [f for f in ("name", "number", "role", "equipment") if f in fields]
+        for attr in changed:
+            setattr(player, attr, fields[attr])
+        player.save(update_fields=changed)
+    return player
+
+
+def team_learn_ability(*, team_id: int, player_id: int, user: AbstractBaseUser, ability: str) -> Player:
+    """R (ElfBall): a player learns an ability he is entitled to, at any time after earning it — Basic before
+    Advanced, each once, +5 points, never taking the team over its budget (cut something or someone first)."""
+    with team_locked(team_id=team_id) as team:
+        player = _player(team, player_id)
+        if player.status not in (Player.Status.ACTIVE, Player.Status.MISS_NEXT_MATCH):
+            raise RuleViolation(f"{player.name} cannot learn an ability ({player.get_status_display()}).")
+        league = team.league
+        added = league.rules.learn_ability(
+            team_state(team=team),
+            abilities=tuple(player.abilities),
+            goal_points=player.goal_points,
+            ability=ability,
+            hr=league.house_rules,
+        )
+        player.abilities = [*player.abilities, ability]
+        player.value += added
+        player.save(update_fields=["abilities", "value"])
     return player
 
 

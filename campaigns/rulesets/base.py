@@ -198,15 +198,56 @@ class Ruleset:
         """Roll key → dice expression, the keys of rules/<ruleset>.md (entered rolls are checked against it)."""
         return dict(hr.get("roll_keys", {}))
 
-    def parse_result(self, body: Any, *, rosters: Mapping[int, Mapping[int, str]], event: str, hr: Mapping) -> dict:
-        """Validate a submitted result (RuleViolation naming the field) and return it normalised."""
+    #: Injuries recorded on a result take effect when it becomes final (Blitz Bowl), not in a step.
+    injuries_at_confirm: bool = False
+    #: Player totals kept as the sum of his match rows, added when a result becomes final.
+    counters: tuple[str, ...] = ()
+
+    def parse_result(
+        self,
+        body: Any,
+        *,
+        rosters: Mapping[int, Mapping[int, str]],
+        event: str,
+        hr: Mapping,
+        context: Mapping[str, Any] | None = None,
+    ) -> dict:
+        """Validate a submitted result (RuleViolation naming the field) and return it normalised:
+        `{"teams": [...], "players": [...], "rolls"?: {key: [values]}}`.
+
+        `rosters` is {team id: {player id: status}}; `context` carries what else a format needs:
+        `tests_to_win`, `stock` ({team id: {support item: count}}) and `players` ({player id: {attributes,
+        role, elite}}).
+        """
         raise RuleViolation(f"{self.name} results cannot be entered yet.")
+
+    def check_equipment(self, *, weapon: str, shield: bool, hr: Mapping) -> None:
+        """Refuse equipment the league's rules do not allow (Bone Cruncher's Bloody Blades)."""
+        raise RuleViolation(f"{self.name} players carry no equipment.", field="equipment")
+
+    def player_summary(self, player: Any, hr: Mapping) -> dict:
+        """What the team sheet shows of a player beyond his fields (engine.PlayerView in, plain values out)."""
+        return {}
+
+    def challenge(
+        self, *, dice_count: int, threshold: int, values: Any, roller: Any, hr: Mapping
+    ) -> tuple[tuple[int, ...], Any]:
+        """Roll (or score entered `values` of) a Challenge: (the dice, the scored result)."""
+        raise RuleViolation(f"{self.name} has no Challenge roller.")
+
+    def learn_ability(
+        self, team: TeamState, *, abilities: tuple[str, ...], goal_points: int, ability: str, hr: Mapping
+    ) -> int:
+        """Refuse learning `ability` for a player holding `abilities` with `goal_points`; return the value added."""
+        raise RuleViolation(f"{self.name} players do not learn abilities this way.", field="ability")
 
     def player_match_row(self, row: Mapping, *, mvp: bool, hr: Mapping) -> dict:
         """A player's per-match row (the source of truth) from a normalised result row."""
         return {}
 
-    def league_points(self, *, outcome: str, kind: str, hr: Mapping) -> int:
+    def league_points(
+        self, *, outcome: str, kind: str, hr: Mapping, event: str = "", placing: int | None = None
+    ) -> int:
         points = hr.get("league_points", {})
         if kind == "friendly" and not hr.get("friendlies_give_points", False):
             return 0

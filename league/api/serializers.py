@@ -106,3 +106,15 @@ class RosterOut(serializers.ModelSerializer):
         for key, value in instance.extra.items():
             data.setdefault(key, value)
         return data
+
+
+class ChallengeIn(serializers.Serializer):
+    dice = serializers.IntegerField(min_value=1, max_value=20, help_text="The attribute: how many dice to roll.")
+    threshold = serializers.IntegerField(min_value=1, max_value=12, help_text="7 or more: successes are 6s − flops.")
+    rolls = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        max_length=200,
+        help_text="Dice rolled at the table (the first `dice`, then one more for each 6), to be scored.",
+    )
+    match = serializers.IntegerField(required=False, help_text="Log the Challenge with this match.")

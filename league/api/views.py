@@ -16,12 +16,14 @@ from campaigns.rulesets import REGISTRY
 from league import services
 from league.models import League
 from league.selectors import league_queryset
+from matches.challenges import challenge_roll
 from matches.selectors import league_memorial, league_standings
 from teams.models import Position, Roster
 
 from .errors import validated
 from .permissions import IsCommissionerOrReadOnly
 from .serializers import (
+    ChallengeIn,
     LeagueIn,
     LeagueOut,
     LeagueUpdateIn,
@@ -135,3 +137,40 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             league=league, name=data["name"], special_attribute=data.get("special_attribute", "")
         )
         return Response(StadiumSerializer(stadium).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=ChallengeIn,
+        responses={
+            201: OpenApiResponse(
+                description="{id, dice_count, threshold, dice, successes, flops, sixes, flopped, entered}"
+            )
+        },
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def challenge(self, request, pk=None):
+        """ElfBall's Challenge roller: exploding sixes, flops, thresholds of 7+; entered dice are scored."""
+        league = get_object_or_404(League, pk=pk)
+        data = validated(ChallengeIn, request.data)
+        roll, result = challenge_roll(
+            user=request.user,
+            league=league,
+            dice_count=data["dice"],
+            threshold=data["threshold"],
+            values=data.get("rolls"),
+            match_id=data.get("match"),
+        )
+        return Response(
+            {
+                "id": roll.pk,
+                "dice_count": data["dice"],
+                "threshold": data["threshold"],
+                "dice": roll.values,
+                "successes": result.successes,
+                "flops": result.flops,
+                "sixes": result.sixes,
+                "flopped": result.flopped,
+                "entered": roll.entered,
+                "match": roll.match_id,
+            },
+            status=status.HTTP_201_CREATED,
+        )

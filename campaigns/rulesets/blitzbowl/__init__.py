@@ -95,7 +95,7 @@ class BlitzBowl(Ruleset):
             catalogue[key] = max([catalogue[key], *variants.values()], key=lambda e: int(e.split("d")[1]))
         return catalogue
 
-    def parse_result(self, body, *, rosters, event, hr):
+    def parse_result(self, body, *, rosters, event, hr, context=None):
         return results.parse_result(body, rosters=rosters, hr=hr)
 
     def player_match_row(self, row: Mapping, *, mvp: bool, hr: Mapping) -> dict:
@@ -103,7 +103,19 @@ class BlitzBowl(Ruleset):
         spp = postmatch.spp_earned(**stats, mvp=mvp, hr=hr)
         return {**stats, "mvp": mvp, "spp": spp, "injury": row.get("injury", ""), "injury_detail": row.get("stat", "")}
 
-    def league_points(self, *, outcome: str, kind: str, hr: Mapping) -> int:
+    injuries_at_confirm = True
+    counters = ("spp",)
+
+    def learn_ability(self, team, *, abilities, goal_points, ability, hr) -> int:
+        raise RuleViolation(
+            "Blitz Bowl skills are earned by improvement rolls and chosen in the post-match sequence's "
+            "improvements step.",
+            field="ability",
+        )
+
+    def league_points(
+        self, *, outcome: str, kind: str, hr: Mapping, event: str = "", placing: int | None = None
+    ) -> int:
         return postmatch.league_points(outcome=outcome, kind=kind, hr=hr)
 
     def max_consecutive_meetings(self, hr: Mapping) -> int | None:
