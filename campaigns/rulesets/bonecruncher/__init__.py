@@ -1,14 +1,20 @@
-"""Bone Cruncher squads: races, Captain and Goalie, support staff (../shared/rules/bonecruncher.md)."""
+"""Bone Cruncher squads, events, wounds and veterans (../shared/rules/bonecruncher.md).
+
+The pure rules live in `rules.py` (squad), `results.py` (events, league points), `wounds.py` (wounds, healing,
+Elite, equipment) and `steps.py` (the post-match sequence: wounds, veterans, team_stats).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import Any
 
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
-from . import rules
+from . import results, rules, wounds
+from .steps import STEPS
 
 
 class BoneCruncher(Ruleset):
@@ -16,7 +22,18 @@ class BoneCruncher(Ruleset):
     name = "Bone Cruncher"
     economy = "none"
     purchase_items = ("trainer", "coach", "cheerleader")
-    player_fields = ("role", "wounds", "armour_used", "matches_survived", "race", "health_template")
+    player_fields = (
+        "role",
+        "wounds",
+        "armour_used",
+        "matches_survived",
+        "elite",
+        "wound_areas",
+        "conditions",
+        "equipment",
+        "race",
+        "health_template",
+    )
     attribute_order = ("move",)
     roles = ("captain", "goalie")
     #: R: Scorchball is two teams; Terminix two or more (H: at most 8, one arena's worth).
@@ -50,3 +67,68 @@ class BoneCruncher(Ruleset):
         ]
         if missing:
             raise RuleViolation(f"A Bone Cruncher squad needs {' and '.join(missing)}.")
+
+    # --- matches ---------------------------------------------------------------------------------------------
+    postmatch_steps = STEPS
+
+    def roll_catalogue(self, hr: Mapping) -> dict[str, str]:
+        """The roll keys of rules/bonecruncher.md (aggressor, terrain, critical_wound, …): hr["rolls"]."""
+        return dict(hr.get("rolls", {}))
+
+    def parse_result(self, body, *, rosters, event, hr, context=None):
+        return results.parse_result(body, rosters=rosters, event=event, hr=hr, context=context)
+
+    def player_match_row(self, row: Mapping, *, mvp: bool, hr: Mapping) -> dict:
+        """The PlayerMatch fields: `wounds` = hits taken this match, the critical wounds' chart wounds included
+        (armour hits too: the row records the match, the player's record keeps the boxes); `detail` keeps the
+        areas, the critical results and the plain wounds, and that the player was in the squad."""
+        critical = [dict(c) for c in row.get("critical", [])]
+        plain = int(row.get("wounds", 0))
+        return {
+            "wounds": plain + wounds.critical_wounds(critical, hr),
+            "detail": {
+                "areas": dict(row.get("areas", {})),
+                "critical": critical,
+                "plain_wounds": plain,
+                "squad": bool(row),
+            },
+        }
+
+    def league_points(
+        self, *, outcome: str, kind: str, hr: Mapping, event: str = "", placing: int | None = None
+    ) -> int:
+        return results.league_points(outcome=outcome, kind=kind, hr=hr, event=event, placing=placing)
+
+    # --- the team sheet -----------------------------------------------------------------------------------------
+    def player_summary(self, player: Any, hr: Mapping) -> dict:
+        """What the team sheet shows of a player's wounds (player: an engine.PlayerView)."""
+        template = player.health_template or wounds.race_template(player.race, hr)
+        base = player.attributes.get("move")
+        if base is None:
+            base = _race_movement(player.race, hr)
+        advanced = bool(hr.get("advanced_wounds", False))
+        return {
+            "armour_boxes": wounds.armour_capacity(role=player.role, elite=player.elite, template=template, hr=hr),
+            "wound_limit": wounds.wound_limit(template=template, hr=hr) if template or not advanced else None,
+            "movement": wounds.movement(
+                base=base, conditions=player.conditions, weapon="none", race=player.race, hr=hr
+            ),
+            "elite": player.elite,
+            "conditions": wounds.condition_words(player.conditions),
+            "qualifies_for_elite": wounds.qualifies_for_elite(
+                matches_survived=player.matches_survived, elite=player.elite, hr=hr
+            ),
+        }
+
+    def check_equipment(self, *, weapon: str = "none", shield: bool = False, hr: Mapping) -> None:
+        wounds.check_equipment(weapon=weapon, shield=shield, hr=hr)
+
+
+def _race_movement(race: str, hr: Mapping) -> int:
+    """R: speedsters (Amazons, Elves) 6, slow races (Dwarves, Halflings, Undead) 4, the others 5."""
+    table = hr["movement"]
+    if race in table["speedster_races"]:
+        return int(table["speedster"])
+    if race in table["slow_races"]:
+        return int(table["slow"])
+    return int(table["standard"])
