@@ -33,7 +33,7 @@ def sides_by_team(body: Any, team_ids: list[int]) -> dict[int, tuple[int, Mappin
     by_team: dict[int, tuple[int, Mapping]] = {}
     for index, side in enumerate(sides):
         team = side.get("team")
-        if team not in team_ids:
+        if not isinstance(team, int) or isinstance(team, bool) or team not in team_ids:
             raise RuleViolation(f"teams[{index}].team is not a team of this match.", field=f"teams[{index}].team")
         if team in by_team:
             raise RuleViolation(f"teams[{index}].team appears twice.", field=f"teams[{index}].team")
@@ -56,7 +56,7 @@ def player_rows(body: Mapping, rosters: Mapping[int, Mapping[int, str]]) -> list
     for index, row in enumerate(rows):
         field = f"players[{index}].player"
         player = row.get("player")
-        if player not in team_of:
+        if not isinstance(player, int) or isinstance(player, bool) or player not in team_of:
             raise RuleViolation(f"{field}: player {player} is not on a team of this match.", field=field)
         if player in seen:
             raise RuleViolation(f"{field}: player {player} is listed twice.", field=field)

@@ -770,3 +770,19 @@ def test_the_commissioners_tie_breakers_override_changes_the_order(
 def test_a_stadium_of_the_league_is_accepted(api_as, commissioner, league, home, away):
     stadium = Stadium.objects.create(league=league, name="Home Ground", special_attribute="Astrogranite")
     assert schedule(api_as(commissioner), league, home, away, stadium=stadium.pk).status_code == 201
+
+
+@pytest.mark.parametrize("bad", [[1], {"id": 1}, True, "1"])
+def test_a_team_or_player_given_as_a_list_or_object_is_a_400_not_a_500(api_as, league, home, away, coach, bad):
+    """Standard 3: no 500 for any input — ids that are not whole numbers are refused naming the field."""
+    mid = api_as(coach).post("/api/v1/matches/", {"league": league.pk, "teams": [home.pk, away.pk]}, format="json")
+    mid = mid.json()["id"]
+    for body in (
+        {"teams": [{"team": bad, "score": 0}, {"team": away.pk, "score": 0}]},
+        {
+            "teams": [{"team": home.pk, "score": 0}, {"team": away.pk, "score": 0}],
+            "players": [{"player": bad, "touchdowns": 0}],
+        },
+    ):
+        r = api_as(coach).post(f"/api/v1/matches/{mid}/result/", body, format="json")
+        assert r.status_code == 400, r.content
