@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
-from . import rules
+from . import postmatch, results, rules
+from .steps import STEPS
 
 
 class ElfBall(Ruleset):
@@ -65,3 +67,71 @@ class ElfBall(Ruleset):
             raise RuleViolation(f"Basic-rules teams are exactly {hr['basic_roster_size']} players.")
         if len(team.on_roster) < hr["min_players"]:
             raise RuleViolation(f"An ElfBall team needs at least {hr['min_players']} players.")
+
+    # --- matches ---------------------------------------------------------------------------------------
+    postmatch_steps = STEPS
+    #: R: Goal Points are the sum of the player's match rows, added when a result becomes final.
+    counters = ("goal_points",)
+
+    def parse_result(self, body, *, rosters, event, hr, context=None):
+        return results.parse_result(body, rosters=rosters, hr=hr, context=context)
+
+    def player_match_row(self, row: Mapping, *, mvp: bool, hr: Mapping) -> dict:
+        """The PlayerMatch fields of a normalised result row (ElfBall has no MVP)."""
+        return {
+            "goal_points": row.get("goal_points", 0),
+            "injury": row.get("injury") or "",
+            "injury_detail": row.get("attribute") or "",
+            "mvp": False,
+            "detail": {
+                "goals": row.get("goals"),
+                "concession_gp": row.get("concession_gp", 0),
+                "potion": row.get("potion"),
+                "potion_ability": row.get("potion_ability"),
+                "potion_attribute": row.get("potion_attribute"),
+                "potions": [dict(d) for d in row.get("potions", [])],
+                "infirmary": bool(row.get("infirmary", False)),
+            },
+        }
+
+    def challenge(
+        self, *, dice_count: int, threshold: int, values: Any, roller: Any, hr: Mapping
+    ) -> tuple[tuple[int, ...], postmatch.ChallengeResult]:
+        """R ("Challenges"): the server rolls `dice_count` d6 (every 6 rolled again, repeating while 6s) with
+        `roller(sides)`, or scores the dice entered at the table (`values`: exactly one complete Challenge).
+        A RuleViolation names the API's fields (`dice`, `threshold`, `rolls`); nothing is rolled when refused."""
+        rule = hr["challenge_roller"]
+        try:
+            postmatch.check_challenge(dice_count=dice_count, threshold=threshold, hr=hr)
+            if values is None:
+                values = postmatch.roll_challenge(
+                    lambda: roller(rule["die_sides"]), dice_count, max_dice=rule["max_dice"]
+                )
+            result = postmatch.score_challenge(values, dice_count=dice_count, threshold=threshold, hr=hr)
+        except RuleViolation as refused:
+            if refused.field == "dice_count":
+                raise RuleViolation(refused.message, field="dice") from None
+            raise
+        return result.dice, result
+
+    def learn_ability(
+        self, team: TeamState, *, abilities: tuple[str, ...], goal_points: int, ability: str, hr: Mapping
+    ) -> int:
+        """R: an entitled player learns an ability (Basic before Advanced, each once), +5 points; if that takes
+        the team above 150 points, the coach must cut something or someone first. H: Basic-rules leagues track no
+        abilities. Returns the points the ability adds."""
+        if not postmatch.abilities_tracked(hr):
+            raise RuleViolation("Basic-rules leagues track no abilities.", field="ability")
+        postmatch.check_learn(tuple(abilities), goal_points, ability, hr)
+        cost = hr["ability_cost"]
+        rules.check_budget(
+            current=self.team_value(team, hr), adding=cost, budget=hr["points_budget"], what=f"Learning {ability}"
+        )
+        return cost
+
+    def player_summary(self, player: Any, hr: Mapping) -> dict:
+        """The team sheet: unused ability entitlements and, when there are any, the abilities he may learn."""
+        if not postmatch.abilities_tracked(hr):
+            return {"entitlements": 0, "learnable": []}
+        n = postmatch.entitlements(player.goal_points, len(player.abilities), hr)
+        return {"entitlements": n, "learnable": postmatch.learnable(tuple(player.abilities), hr) if n else []}
