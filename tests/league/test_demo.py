@@ -12,7 +12,7 @@ def test_load_demo_creates_three_leagues_and_a_played_match_and_runs_twice(db):
     assert sorted(League.objects.values_list("ruleset", flat=True)) == ["blitzbowl", "bonecruncher", "elfball"]
     # A played match in each league whose result format is in (its both post-match sequences walked) and a
     # fixture to come.
-    for ruleset in ("blitzbowl", "bonecruncher"):
+    for ruleset in ("blitzbowl", "elfball", "bonecruncher"):
         played = Match.objects.get(status="final", league__ruleset=ruleset)
         assert Aftermath.objects.filter(match=played, complete=True).count() == 2
         assert Match.objects.filter(status="scheduled", league__ruleset=ruleset).count() == 1

@@ -153,6 +153,8 @@ class Command(BaseCommand):
                         team_services.team_purchase(team_id=team.pk, user=users[coach], item=item, quantity=quantity)
                 if ruleset == "blitzbowl":
                     self._play_demo_match(league, users)
+                elif ruleset == "elfball":
+                    self._play_demo_tests(league, users)
                 elif ruleset == "bonecruncher":
                     self._play_demo_scorchball(league, users)
             self.stdout.write(f"Created {name} ({ruleset}).")
@@ -261,3 +263,33 @@ class Command(BaseCommand):
         services.match_schedule(
             user=users["commissioner"], league=league, team_ids=[tide.pk, legion.pk], event="terminix"
         )
+
+    def _play_demo_tests(self, league, users) -> None:
+        """Silk Stranglers beat Frost Maidens two Tests to one; a knocked-out Widow drinks a potion (6: cured)."""
+        from matches import aftermath, services
+        from teams.models import Team
+
+        widows = Team.objects.get(league=league, name="Silk Stranglers")
+        maidens = Team.objects.get(league=league, name="Frost Maidens")
+        match = services.match_schedule(user=users["commissioner"], league=league, team_ids=[widows.pk, maidens.pk])
+        w = list(widows.players.order_by("number").values_list("pk", flat=True))
+        m = list(maidens.players.order_by("number").values_list("pk", flat=True))
+        services.match_submit_result(
+            user=users["coach_cid"],
+            match_id=match.pk,
+            body={
+                "teams": [{"team": widows.pk, "score": 2}, {"team": maidens.pk, "score": 1}],
+                "goals": [
+                    {"team": widows.pk, "on_field": w[:5]},
+                    {"team": maidens.pk, "on_field": m[:5]},
+                    {"team": widows.pk, "on_field": w[1:6]},
+                ],
+                "players": [{"player": m[3], "injury": "out_for_game"}, {"player": w[0], "injury": "unconscious"}],
+                "potions": [{"player": w[0], "roll": 6}],
+            },
+        )
+        services.match_confirm(user=users["coach_gil"], match_id=match.pk)
+        for team, coach in ((widows, users["coach_cid"]), (maidens, users["coach_gil"])):
+            for step in ("goal_points", "abilities", "injuries", "team_stats"):
+                aftermath.aftermath_post(user=coach, match_id=match.pk, team_id=team.pk, step=step)
+        services.match_schedule(user=users["commissioner"], league=league, team_ids=[maidens.pk, widows.pk])
