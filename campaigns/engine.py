@@ -94,7 +94,18 @@ class Staff:
     reason: str
 
 
-Effect = Staff | Gil | FanFactor | PlayerUpdate | NewPlayer | SponsorshipGained | SponsorshipEnded | Residency
+@dataclass(frozen=True)
+class MatchRowNote:
+    """Facts a step settles about a player's row of this match, merged into its detail (e.g. which attribute
+    a lasting injury lowered, when the coach chose it in the step)."""
+
+    player_id: int
+    detail: Mapping[str, Any]
+
+
+Effect = (
+    MatchRowNote | Staff | Gil | FanFactor | PlayerUpdate | NewPlayer | SponsorshipGained | SponsorshipEnded | Residency
+)
 
 # --- the view of the world a step reads ------------------------------------------------------------------------
 

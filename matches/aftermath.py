@@ -249,6 +249,11 @@ def _apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser, h
                 match_id=match.pk,
             )
             journal.append({"type": "gil", "amount": effect.amount, "account": effect.account, "reason": effect.reason})
+        elif isinstance(effect, engine.MatchRowNote):
+            row = PlayerMatch.objects.select_for_update().get(match=match, player_id=effect.player_id)
+            journal.append({"type": "row", "player": effect.player_id, "before": dict(row.detail)})
+            row.detail = {**row.detail, **effect.detail}
+            row.save(update_fields=["detail"])
         elif isinstance(effect, engine.Staff):
             staff = dict(team.staff)
             count = staff.get(effect.item, 0) + effect.delta

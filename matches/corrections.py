@@ -101,6 +101,8 @@ def _undo_aftermaths(match: Match, user: AbstractBaseUser) -> None:
                 Player.objects.filter(pk=entry["id"]).update(
                     **before, left_at=parse_datetime(left_at) if left_at else None
                 )
+            elif kind == "row":
+                PlayerMatch.objects.filter(match=match, player_id=entry["player"]).update(detail=entry["before"])
             elif kind == "staff":
                 team.refresh_from_db(fields=["staff"])
                 staff = dict(team.staff)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Value
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from campaigns.engine import PlayerView
@@ -40,15 +40,26 @@ def team_queryset() -> QuerySet[Team]:
 def _injury_rows():
     from matches.models import PlayerMatch
 
-    return PlayerMatch.objects.exclude(injury="").order_by("match_id")
+    return PlayerMatch.objects.filter(~Q(injury="") | Q(detail__has_key="lasting")).order_by("match_id")
 
 
 def player_injuries(*, player: Player) -> list[dict]:
-    """A player's injuries, from his per-match rows (the source of truth). Uses the prefetch when present."""
+    """A player's injuries, from his per-match rows (the source of truth). Uses the prefetch when present.
+
+    A row's `detail.lasting` (ElfBall) lists the lasting injuries the post-match sequence applied, with the
+    attribute each lowered — the Grit outcome's, and a potion's seizure (listed as `seizure`)."""
     rows = getattr(player, "injury_rows", None)
     if rows is None:
         rows = list(_injury_rows().filter(player=player))
-    return [{"match": r.match_id, "injury": r.injury, "detail": r.injury_detail} for r in rows]
+    out = []
+    for r in rows:
+        lasting = r.detail.get("lasting")
+        if r.injury and not (lasting is not None and r.injury == "lasting_injury"):
+            out.append({"match": r.match_id, "injury": r.injury, "detail": r.injury_detail})
+        for item in lasting or ():
+            injury = "lasting_injury" if item["cause"] == "grit" else "seizure"  # a potion's (2) lasting injury
+            out.append({"match": r.match_id, "injury": injury, "detail": item["attribute"]})
+    return out
 
 
 def team_balance(*, team: Team, account: str = LedgerEntry.Account.TREASURY) -> int:

@@ -97,6 +97,10 @@ def transfer_approve(*, user: AbstractBaseUser, transfer_id: int) -> Transfer:
             if player is None:
                 raise RuleViolation("The player is no longer on the selling team.")
             league = buyer.league
+            # The seller loses the player as if he were cut (R ElfBall: never below 6 players).
+            seller_state = team_state(team=seller)
+            leaving = next(p for p in seller_state.players if p.id == player.pk)
+            league.rules.check_fire(seller_state, leaving, league.house_rules)
             league.rules.check_join(
                 team_state(team=buyer), player.position.spec(), league.house_rules, value=player.value
             )

@@ -8,7 +8,17 @@ import pytest
 
 from campaigns import house_rules
 from campaigns.dice import Dice
-from campaigns.engine import MatchView, NeedsDecision, PlayerUpdate, PlayerView, SideView, Staff, StepContext, TeamView
+from campaigns.engine import (
+    MatchRowNote,
+    MatchView,
+    NeedsDecision,
+    PlayerUpdate,
+    PlayerView,
+    SideView,
+    Staff,
+    StepContext,
+    TeamView,
+)
 from campaigns.errors import RuleViolation
 from campaigns.rulesets import get_ruleset
 from campaigns.rulesets.elfball import steps
@@ -251,7 +261,10 @@ def test_career_ending_injury_removes_the_player():
 def test_lasting_injury_lowers_the_only_highest_attribute():
     """R: 0 successes: the attribute with the most points is reduced permanently by one (Jog 5 → 4)."""
     ctx = run("injuries", squad(), match({2: match_row(0, "lasting_injury")}))
-    assert ctx.effects == [PlayerUpdate(2, "lasting injury: jog -1", attribute_deltas={"jog": -1})]
+    assert ctx.effects == [
+        PlayerUpdate(2, "lasting injury: jog -1", attribute_deltas={"jog": -1}),
+        MatchRowNote(2, {"lasting": [{"attribute": "jog", "cause": "grit"}]}),
+    ]
     assert "Rookie 2: lasting injury: Jog 5 → 4." in ctx.log
 
 
@@ -262,7 +275,10 @@ def test_lasting_injury_tie_asks_the_coach_then_applies_the_choice():
     need = pending("injuries", squad(cid), m)
     assert (need.decision, need.options) == ("lasting_injury", {"8": ["jog", "tackle"]})
     ctx = run("injuries", squad(cid), m, {"lasting_injury": {"8": "tackle"}})
-    assert ctx.effects == [PlayerUpdate(8, "lasting injury: tackle -1", attribute_deltas={"tackle": -1})]
+    assert ctx.effects == [
+        PlayerUpdate(8, "lasting injury: tackle -1", attribute_deltas={"tackle": -1}),
+        MatchRowNote(8, {"lasting": [{"attribute": "tackle", "cause": "grit"}]}),
+    ]
     with pytest.raises(RuleViolation, match="highest attributes are jog, tackle") as exc:
         run("injuries", squad(cid), m, {"lasting_injury": {"8": "might"}})
     assert exc.value.field == "choices.lasting_injury.8"
@@ -271,14 +287,20 @@ def test_lasting_injury_tie_asks_the_coach_then_applies_the_choice():
 def test_lasting_injury_uses_the_results_attribute():
     cid = player(8, "Cid", attributes=HUNTER)
     ctx = run("injuries", squad(cid), match({8: match_row(0, "lasting_injury", "jog")}))
-    assert ctx.effects == [PlayerUpdate(8, "lasting injury: jog -1", attribute_deltas={"jog": -1})]
+    assert ctx.effects == [
+        PlayerUpdate(8, "lasting injury: jog -1", attribute_deltas={"jog": -1}),
+        MatchRowNote(8, {"lasting": [{"attribute": "jog", "cause": "grit"}]}),
+    ]
 
 
 def test_results_attribute_no_longer_highest_falls_back_to_the_rule():
     """I: an attribute recorded on the result that is no longer a highest one (the player changed since) is not
     used: the highest one is, or the coach is asked."""
     ctx = run("injuries", squad(), match({2: match_row(0, "lasting_injury", "might")}))
-    assert ctx.effects == [PlayerUpdate(2, "lasting injury: jog -1", attribute_deltas={"jog": -1})]
+    assert ctx.effects == [
+        PlayerUpdate(2, "lasting injury: jog -1", attribute_deltas={"jog": -1}),
+        MatchRowNote(2, {"lasting": [{"attribute": "jog", "cause": "grit"}]}),
+    ]
     assert "no longer a highest attribute" in ctx.log[-1]
 
 

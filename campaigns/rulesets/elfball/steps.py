@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from campaigns.engine import PlayerUpdate, PlayerView, Staff, Step, StepContext, TeamView
+from campaigns.engine import MatchRowNote, PlayerUpdate, PlayerView, Staff, Step, StepContext, TeamView
 from campaigns.errors import RuleViolation
 
 from . import postmatch as pm
@@ -382,6 +382,7 @@ def injuries(ctx: StepContext) -> None:
             ctx.say(f"{name} is cured by the potion: no lasting effect of the {_INJURY_WORDS.get(injury, injury)}.")
         elif injury and injury != "lasting_injury":
             ctx.say(f"{name}: no lasting effect.")
+        lowered = []
         for source, attribute, before, note in resolved.get(player_id, []):
             what = "lasting injury" if source == "injury" else "seizure's lasting injury"
             if attribute is None:
@@ -399,6 +400,10 @@ def injuries(ctx: StepContext) -> None:
                 PlayerUpdate(player_id, f"{what}: {attribute} {delta[attribute]}", attribute_deltas=delta),
                 f"{name}: {what}: {_title(attribute)} {before[attribute]} → {after}{note}.",
             )
+            lowered.append({"attribute": attribute, "cause": "grit" if source == "injury" else "potion"})
+        if lowered:
+            # The row remembers which attribute each lasting injury lowered (the coach may have chosen it here).
+            ctx.apply(MatchRowNote(player_id, {"lasting": lowered}))
 
 
 # --- 4. Team stats ---------------------------------------------------------------------------------------------
