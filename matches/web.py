@@ -8,6 +8,8 @@ shown on the page with nothing changed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import F, Prefetch
@@ -18,11 +20,23 @@ from campaigns.errors import NotPermitted, RuleViolation
 from league.models import League
 from league.selectors import user_is_commissioner
 from teams.models import Player, Sponsorship, Team
-from teams.selectors import team_queryset, team_state
+from teams.selectors import player_race, team_queryset, team_races, team_state
 
 from . import services
 from .aftermath import StepConflict, aftermath_post
-from .forms import OPTIONAL_CHOICES, ResultForm, ScheduleForm, StepForm, words
+from .forms import (
+    BODY_AREAS,
+    GRIT_WORDS,
+    OPTIONAL_CHOICES,
+    POTION_WORDS,
+    BoneCruncherResultForm,
+    ElfBallResultForm,
+    ResultForm,
+    ScheduleForm,
+    StepForm,
+    critical_chart,
+    words,
+)
 from .models import Aftermath, Match, MatchTeam
 from .selectors import match_report_queryset
 
@@ -53,7 +67,16 @@ def match_schedule(request: HttpRequest) -> HttpResponse:
             request, "Only the commissioner or a coach with a team in this league can schedule its matches."
         )
     initial = {"home": own[0].pk} if own and not is_commissioner else {}
-    form = ScheduleForm(request.POST or None, teams=teams, stadiums=league.stadiums.all(), initial=initial)
+    rules, hr = league.rules, league.house_rules
+    form = ScheduleForm(
+        request.POST or None,
+        teams=teams,
+        stadiums=league.stadiums.all(),
+        initial=initial,
+        events=[event for event in rules.teams_per_match if event],
+        more_teams=any(most > 2 for _, most in rules.teams_per_match.values()),
+        tests_to_win=hr.get("tests_to_win"),
+    )
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -61,9 +84,11 @@ def match_schedule(request: HttpRequest) -> HttpResponse:
             match = services.match_schedule(
                 user=request.user,
                 league=league,
-                team_ids=[data["home"], data["away"]],
+                team_ids=form.team_ids(),
                 kind=data["kind"],
                 stadium_id=data["stadium"],
+                event=data.get("event", ""),
+                tests_to_win=data.get("tests_to_win"),
             )
         except NotPermitted as exc:
             form.add_error(None, exc.message)
@@ -97,6 +122,7 @@ def _number_key(player) -> tuple[bool, int]:
 
 def _result_lines(match: Match, sides: list[MatchTeam], names: dict[int, Player]) -> list[dict]:
     """Each team's line: from the final sides, or from the submitted result waiting for confirmation."""
+    stored = {line.get("team"): line for line in match.result.get("teams", [])}
     if match.status == Match.Status.FINAL:
         return [
             {
@@ -108,6 +134,9 @@ def _result_lines(match: Match, sides: list[MatchTeam], names: dict[int, Player]
                 "conceded": "early (no penalty)" if s.conceded_early else ("yes" if s.conceded else ""),
                 "outcome": s.get_outcome_display() if s.outcome else "",
                 "league_points": s.league_points,
+                "placing": s.placing,
+                "eliminations": s.eliminations,
+                "no_face_off": bool(stored.get(s.team_id, {}).get("no_face_off")),
             }
             for s in sides
         ]
@@ -128,6 +157,9 @@ def _result_lines(match: Match, sides: list[MatchTeam], names: dict[int, Player]
                     else ("yes" if line.get("conceded") else ""),
                     "outcome": {"win": "Won", "draw": "Drawn", "loss": "Lost"}.get(line.get("outcome"), ""),
                     "league_points": None,
+                    "placing": line.get("placing"),
+                    "eliminations": line.get("eliminations", 0),
+                    "no_face_off": bool(line.get("no_face_off")),
                 }
             )
         return lines
@@ -180,6 +212,167 @@ def _performances(match: Match, teams: dict[int, Team], order: dict[int, int], n
     return sorted(rows, key=lambda row: row["sort"])
 
 
+def _result_player_ids(result: Mapping) -> set[int]:
+    """Every player a stored result names: rows, MVPs, squads, goals' players on the field, potions, wounds."""
+    ids: set = set()
+    for line in result.get("teams", []):
+        ids.add(line.get("mvp"))
+        ids.update(line.get("squad") or [])
+    for goal in result.get("goals", []):
+        ids.update(goal.get("on_field") or [])
+    for key in ("players", "potions", "wounds"):
+        ids.update(row.get("player") for row in result.get(key, []))
+    return {i for i in ids if isinstance(i, int) and not isinstance(i, bool)}
+
+
+def _named(names: dict[int, Player], player_id) -> str:
+    return _player_name(names.get(player_id)) or f"#{player_id}"
+
+
+def _grit(injury: str, attribute: str = "") -> str:
+    """An ElfBall Grit Challenge outcome in words (the lasting injury with the attribute lowered)."""
+    if not injury:
+        return ""
+    if injury == "lasting_injury":
+        return f"Lasting injury (−1 {words(attribute)})" if attribute else "Lasting injury"
+    return GRIT_WORDS.get(injury, words(injury))
+
+
+def _potion(roll, ability: str, attribute: str, hr: Mapping) -> str:
+    if roll in (None, ""):
+        return ""
+    result = hr.get("magic_potion_table", {}).get(str(roll), {}).get("result", "no_effect")
+    text = f"{roll}: {POTION_WORDS.get(result, words(result))}"
+    extras = [words(x) for x in (ability, attribute) if x]
+    return f"{text} ({', '.join(extras)})" if extras else text
+
+
+def _elfball_report(match: Match, teams: dict, order: dict, names: dict[int, Player], hr: Mapping) -> dict:
+    """Tests won (the result lines), each goal with the players on the field, Grit outcomes, potions and the
+    Goal Points earned."""
+    result = match.result
+    numbers: dict = {}
+    goals = []
+    for goal in result.get("goals", []):
+        team_id = goal.get("team")
+        numbers[team_id] = numbers.get(team_id, 0) + 1
+        goals.append(
+            {
+                "team": teams.get(team_id),
+                "number": numbers[team_id],
+                "on_field": [_named(names, i) for i in goal.get("on_field", [])],
+                "sort": (order.get(team_id, 0), numbers[team_id]),
+            }
+        )
+    rows = []
+    if match.status == Match.Status.FINAL:
+        for r in match.player_rows.all():
+            detail = r.detail or {}
+            row = {
+                "team": teams.get(r.team_id),
+                "player": _player_name(r.player),
+                "goal_points": r.goal_points,
+                "injury": _grit(r.injury, r.injury_detail),
+                "potion": _potion(
+                    detail.get("potion"), detail.get("potion_ability", ""), detail.get("potion_attribute", ""), hr
+                ),
+                "infirmary": bool(detail.get("infirmary")),
+                "sort": (order.get(r.team_id, 0), _number_key(r.player), r.player_id),
+            }
+            if row["goal_points"] or row["injury"] or row["potion"] or row["infirmary"]:
+                rows.append(row)
+    elif match.status == Match.Status.SUBMITTED:
+        # The stored result's rows: every player with a Goal Point, a Grit outcome or a potion.
+        potions = {r.get("player"): r for r in result.get("potions", [])}
+        for r in result.get("players", []):
+            player_id = r.get("player")
+            player = names.get(player_id)
+            potion = potions.get(player_id, {})
+            rows.append(
+                {
+                    "team": teams.get(r.get("team") or (player.team_id if player else None)),
+                    "player": _named(names, player_id),
+                    "goal_points": r.get("goal_points", 0),
+                    "injury": _grit(r.get("injury") or "", r.get("attribute") or ""),
+                    "potion": _potion(
+                        r.get("potion", potion.get("roll")),
+                        r.get("potion_ability") or potion.get("ability") or "",
+                        r.get("potion_attribute") or potion.get("attribute") or "",
+                        hr,
+                    ),
+                    "infirmary": bool(r.get("infirmary")),
+                    "sort": (order.get(r.get("team"), 0), _number_key(player), player_id),
+                }
+            )
+    return {
+        "goals": sorted(goals, key=lambda g: g["sort"]),
+        "players": sorted(rows, key=lambda row: row["sort"]),
+        "final": match.status == Match.Status.FINAL,
+    }
+
+
+def _criticals(items, chart: Mapping) -> str:
+    out = []
+    for item in items or []:
+        roll = item.get("roll") if isinstance(item, Mapping) else item
+        side = item.get("side") if isinstance(item, Mapping) else None
+        name = chart.get(roll, (f"Critical {roll}", ""))[0]
+        out.append(f"{name} ({side})" if side else name)
+    return ", ".join(out)
+
+
+def _areas(areas: Mapping) -> str:
+    return ", ".join(f"{words(a)} {areas[a]}" for a in BODY_AREAS if (areas or {}).get(a))
+
+
+def _bonecruncher_report(match: Match, sides: list, teams: dict, order: dict, names: dict, hr: Mapping) -> dict:
+    """The event, each team's squad, and the wounds and critical wounds each player took."""
+    chart = critical_chart(hr)
+    lines = {line.get("team"): line for line in match.result.get("teams", [])}
+    squads = [
+        {"team": s.team, "players": [_named(names, i) for i in lines.get(s.team_id, {}).get("squad") or []]}
+        for s in sides
+    ]
+    rows = []
+    if match.status == Match.Status.FINAL:
+        for r in match.player_rows.all():
+            detail = r.detail or {}
+            row = {
+                "team": teams.get(r.team_id),
+                "player": _player_name(r.player),
+                "wounds": r.wounds,
+                "areas": _areas(detail.get("areas") or {}),
+                "critical": _criticals(detail.get("critical"), chart),
+                "sort": (order.get(r.team_id, 0), _number_key(r.player), r.player_id),
+            }
+            if row["wounds"] or row["areas"] or row["critical"]:
+                rows.append(row)
+    elif match.status == Match.Status.SUBMITTED:
+        # The stored result keeps each squad player's wounds on his row.
+        for w in match.result.get("wounds") or match.result.get("players", []):
+            player = names.get(w.get("player"))
+            areas = w.get("areas") or {}
+            if not (w.get("wounds") or any(areas.values()) or w.get("critical")):
+                continue
+            rows.append(
+                {
+                    "team": teams.get(player.team_id) if player else None,
+                    "player": _named(names, w.get("player")),
+                    "wounds": w.get("wounds", sum(areas.values()) if areas else 0),
+                    "areas": _areas(areas),
+                    "critical": _criticals(w.get("critical"), chart),
+                    "sort": (order.get(player.team_id, 0) if player else 0, _number_key(player), w.get("player")),
+                }
+            )
+    return {
+        "event": words(match.event or "scorchball"),
+        "terminix": match.event == "terminix",
+        "squads": [s for s in squads if s["players"]],
+        "wounds": sorted(rows, key=lambda row: row["sort"]),
+        "advanced": bool(hr.get("advanced_wounds")),
+    }
+
+
 def match_report(request: HttpRequest, pk: int) -> HttpResponse:
     """`/matches/<id>/`, public: the teams, the result, each team's post-match log, the rolls, the teams as
     they stood before the match, and the buttons for whoever may act on it."""
@@ -192,10 +385,13 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
     is_commissioner = user_is_commissioner(user=user, league=league)
     coached = {s.team_id for s in sides if user.is_authenticated and s.team.coach_id == user.pk}
     names: dict[int, Player] = {}
-    if match.status == Match.Status.SUBMITTED:
+    if rules.key == "blitzbowl" and match.status == Match.Status.SUBMITTED:
         wanted = {row["player"] for row in match.result.get("players", [])}
         wanted |= {line["mvp"] for line in match.result.get("teams", []) if line.get("mvp")}
         names = {p.pk: p for p in Player.objects.filter(pk__in=wanted)}
+    elif rules.key != "blitzbowl" and match.status != Match.Status.SCHEDULED:
+        # Goals, squads, potions and wounds name players: one query for all of them.
+        names = {p.pk: p for p in Player.objects.filter(pk__in=_result_player_ids(match.result))}
     steps = list(rules.postmatch_steps)
     titles = {s.key: s.title for s in steps}
     aftermaths = [
@@ -230,7 +426,12 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         "league": league,
         "sides": sides,
         "lines": _result_lines(match, sides, names),
-        "performances": _performances(match, teams, order, names),
+        "performances": _performances(match, teams, order, names) if rules.key == "blitzbowl" else [],
+        "ruleset": rules.key,
+        "elfball": _elfball_report(match, teams, order, names, league.house_rules) if rules.key == "elfball" else None,
+        "bonecruncher": _bonecruncher_report(match, sides, teams, order, names, league.house_rules)
+        if rules.key == "bonecruncher"
+        else None,
         "snapshots": [(s.team, s.snapshot) for s in sides if s.snapshot],
         "aftermaths": aftermaths,
         "rolls": rolls,
@@ -270,17 +471,9 @@ def match_result(request: HttpRequest, pk: int) -> HttpResponse:
     able = Player.objects.filter(
         team__in=teams, left_at__isnull=True, status__in=[Player.Status.ACTIVE, Player.Status.JOURNEYMAN]
     )
-    for player in able.select_related("position").order_by(F("number").asc(nulls_last=True), "id"):
+    for player in able.select_related("position", "team__roster").order_by(F("number").asc(nulls_last=True), "id"):
         players[player.team_id].append(player)
-    hr = league.house_rules
-    form = ResultForm(
-        request.POST or None,
-        teams=teams,
-        players=players,
-        injuries=hr.get("injuries", ()),
-        stat_names=hr.get("stat_loss_attributes", ()),
-        result=match.result if match.status == Match.Status.SUBMITTED else None,
-    )
+    form = _result_form(request, match, teams, players)
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
@@ -297,7 +490,42 @@ def match_result(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("match-detail", pk=pk)
     missing = Player.objects.filter(team__in=teams, left_at__isnull=True, status=Player.Status.MISS_NEXT_MATCH)
     context = {"match": match, "league": league, "form": form, "missing": list(missing.order_by("team_id", "name"))}
-    return render(request, "matches/result.html", context, status=status)
+    return render(request, getattr(form, "template", "matches/result.html"), context, status=status)
+
+
+def _result_form(request: HttpRequest, match: Match, teams: list[Team], players: dict[int, list[Player]]):
+    """The result form of the league's ruleset, filled with the result waiting for confirmation (if any)."""
+    rules, hr = match.league.rules, match.league.house_rules
+    result = match.result if match.status == Match.Status.SUBMITTED else None
+    data = request.POST or None
+    if rules.key == "elfball":
+        return ElfBallResultForm(
+            data,
+            teams=teams,
+            players=players,
+            hr=hr,
+            tests_to_win=match.tests_to_win,
+            stock={t.pk: t.staff.get("magic_potion", 0) for t in teams},
+            result=result,
+        )
+    if rules.key == "bonecruncher":
+        templates = {}
+        if hr.get("advanced_wounds") and teams:
+            races = team_races(team=teams[0])
+            for player in (p for roster in players.values() for p in roster):
+                race = races.get(player_race(player=player))
+                templates[player.pk] = race.extra.get("health_template", {}) if race else {}
+        return BoneCruncherResultForm(
+            data, teams=teams, players=players, hr=hr, event=match.event, templates=templates, result=result
+        )
+    return ResultForm(
+        data,
+        teams=teams,
+        players=players,
+        injuries=hr.get("injuries", ()),
+        stat_names=hr.get("stat_loss_attributes", ()),
+        result=result,
+    )
 
 
 def _match_action(service, done: str):
@@ -345,8 +573,8 @@ def _step_form(aftermath: Aftermath, team: Team, *, data=None) -> StepForm | Non
     step = rules.postmatch_steps[aftermath.step_index]
     pending = aftermath.pending or None
     catalogue = rules.roll_catalogue(hr)
-    # A step that declares its rolls wins over the table of hints.
-    keys = step.rolls or tuple(catalogue)
+    # The dice a step may use are the ones it declares (ElfBall and Bone Cruncher steps take none).
+    keys = step.rolls
     rolled = {r["key"] for r in (pending or {}).get("rolls", [])}
     roll_keys = [(k, _dice_words(k, catalogue, hr)) for k in keys if k in catalogue and k not in rolled]
     names: dict[str, dict[int, str]] = {}

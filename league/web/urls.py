@@ -18,5 +18,7 @@ urlpatterns = [
     path("teams/<int:pk>/buy/", views.team_buy, name="team-buy"),
     path("teams/<int:pk>/ready/", views.team_ready, name="team-ready"),
     path("teams/<int:pk>/players/<int:player_id>/fire/", views.team_fire, name="team-fire"),
+    path("teams/<int:pk>/players/<int:player_id>/learn/", views.team_learn_ability, name="team-learn-ability"),
+    path("leagues/<int:pk>/challenge/", views.league_challenge, name="league-challenge"),
     path("", include("matches.urls")),
 ]

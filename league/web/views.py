@@ -13,16 +13,26 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 
-from campaigns.errors import RuleViolation
+from campaigns.errors import NotPermitted, RuleViolation
 from league import services as league_services
 from league.api.auth import LoginFailureThrottle
 from league.models import League, Membership
 from league.selectors import league_queryset, user_is_coach, user_is_commissioner
+from matches import challenges
+from matches.forms import ChallengeForm
 from matches.models import Match
 from matches.selectors import league_standings, match_queryset
 from teams import services as team_services
-from teams.models import Position, Roster, Team
-from teams.selectors import player_race, race_rosters, roster_players, team_queryset, team_state
+from teams.models import Player, Position, Roster, Team
+from teams.selectors import (
+    player_injuries,
+    player_race,
+    player_view,
+    race_rosters,
+    roster_players,
+    team_queryset,
+    team_state,
+)
 
 from .forms import HireForm, HouseRulesForm, LeagueForm, MemberForm, PurchaseForm, SignUpForm, StadiumForm, TeamForm
 
@@ -133,19 +143,70 @@ def _unit(rules) -> str:
     return {"gil": " gil", "points": " points"}.get(rules.economy, "")
 
 
+def _words(key: str) -> str:
+    return str(key).replace("_", " ").capitalize()
+
+
+def _condition(condition) -> str:
+    """A Bone Cruncher lasting condition in words: {"key": "incapacitated_leg", "side": "left"} → "Incapacitated
+    left leg"; a severed arm says it never heals."""
+    if not isinstance(condition, dict):
+        return _words(condition)
+    key, side = condition.get("key", ""), condition.get("side", "")
+    state, _, limb = key.rpartition("_")
+    text = f"{_words(state)} {side} {limb}" if side and state else _words(key)
+    return f"{text} (never heals)" if key == "severed_arm" else text
+
+
+def _equipment(equipment: dict) -> str:
+    weapon = equipment.get("weapon") or "none"
+    parts = [] if weapon == "none" else [_words(weapon)]
+    if equipment.get("shield"):
+        parts.append("Shield")
+    return " + ".join(parts) or "—"
+
+
+def _player_extras(player: Player, rules, hr, races: dict) -> None:
+    """What the sheet shows of a player beyond his fields, by ruleset (the ruleset's `player_summary`)."""
+    summary = rules.player_summary(player_view(player, races=races), hr) or {}
+    player.summary = summary
+    player.ability_names = [_words(a) for a in player.abilities]
+    if rules.key == "elfball":
+        player.entitlements = summary.get("entitlements", 0) or 0
+        player.learnable = [(a, _words(a)) for a in summary.get("learnable", [])]
+        player.lasting = [
+            f"−1 {_words(i['detail'])}" if i["detail"] else "Lasting injury"
+            for i in player_injuries(player=player)
+            if i["injury"] == "lasting_injury"
+        ]
+    elif rules.key == "bonecruncher":
+        player.wound_limit = summary.get("wound_limit") or getattr(player, "health", {}).get("total")
+        player.armour_boxes = summary.get("armour_boxes")
+        player.elite_now = summary.get("elite", player.elite)
+        player.qualifies = bool(summary.get("qualifies_for_elite"))
+        player.movement = summary.get("movement", player.attributes.get("move"))
+        player.condition_list = [_condition(c) for c in summary.get("conditions", player.conditions) or []]
+        player.equipment_text = _equipment(player.equipment or {})
+        areas = (player.wound_areas or {}) if hr.get("advanced_wounds") else {}
+        player.area_text = ", ".join(f"{_words(a)} {n}" for a, n in areas.items() if n)
+
+
 def _sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
     team = get_object_or_404(team_queryset(), pk=team_id)
     rules, hr = team.league.rules, team.league.house_rules
     positions = team.roster.positions.all()
     is_coach = request.user.is_authenticated and team.coach_id == request.user.pk
     players = roster_players(team=team)
-    races = race_rosters(ruleset=team.league.ruleset) if "health_template" in rules.player_fields else {}
+    tracks_races = "health_template" in rules.player_fields or "race" in rules.player_fields
+    races = race_rosters(ruleset=team.league.ruleset) if tracks_races else {}
     for player in players:
         player.attribute_list = rules.ordered_attributes(player.attributes)
         if races:
             race = races.get(player_race(player=player))
             player.race_name = race.name if race else ""
             player.health = race.extra.get("health_template", {}) if race else {}
+        _player_extras(player, rules, hr, races)
+    staff_words = {"magic_potion": "Magic Potions in stock"}
     return {
         "team": team,
         "players": players,
@@ -157,7 +218,13 @@ def _sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
         "hire_form": extra.pop("hire_form", None)
         or HireForm(positions=positions, roles=rules.roles, unit=_unit(rules)),
         "purchase_form": extra.pop("purchase_form", None) or PurchaseForm(items=rules.purchase_items),
-        "staff": [(item.replace("_", " ").capitalize(), count) for item, count in sorted(team.staff.items())],
+        "staff": [
+            (item, staff_words.get(item, item.replace("_", " ").capitalize()), count)
+            for item, count in sorted(team.staff.items())
+        ],
+        "ruleset": rules.key,
+        "bloody_blades": bool(hr.get("bloody_blades")),
+        "advanced_wounds": bool(hr.get("advanced_wounds")),
         "ledger": list(team.ledger.order_by("-id")[:20]) if rules.economy == "gil" else [],
         **extra,
     }
@@ -257,6 +324,62 @@ def team_buy(request: HttpRequest, pk: int) -> HttpResponse:
         return _sheet_response(request, pk, notice="Bought.")
     except RuleViolation as exc:
         return _sheet_response(request, pk, errors=[exc.message])
+
+
+@team_write
+def team_learn_ability(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
+    """ElfBall: the coach has a player learn an ability he is entitled to (every full 10 Goal Points)."""
+    if _own_team(request, pk) is None:
+        return HttpResponseForbidden("Only this team's coach may have its players learn abilities.")
+    ability = request.POST.get("ability", "")
+    if not ability:
+        return _sheet_response(request, pk, errors=["Choose the ability to learn."])
+    try:
+        player = team_services.team_learn_ability(team_id=pk, player_id=player_id, user=request.user, ability=ability)
+    except RuleViolation as exc:
+        return _sheet_response(request, pk, errors=[exc.message])
+    return _sheet_response(request, pk, notice=f"{player.name} learned {_words(ability)}.")
+
+
+@login_required
+def league_challenge(request: HttpRequest, pk: int) -> HttpResponse:
+    """`/leagues/<id>/challenge/`: the Challenge roller (rules/elfball.md) — the server rolls, or scores the dice
+    rolled at the table; every Challenge is logged like any other roll."""
+    league = get_object_or_404(League, pk=pk)
+    matches = list(match_queryset().filter(league=league).exclude(status=Match.Status.FINAL).order_by("-id")[:50])
+    form = ChallengeForm(request.POST or None, matches=matches)
+    rolled = None
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            roll, result = challenges.challenge_roll(
+                user=request.user,
+                league=league,
+                dice_count=data["dice"],
+                threshold=data["threshold"],
+                values=data["values"] or None,
+                match_id=data["match"],
+            )
+        except NotPermitted as exc:
+            return render(request, "matches/refused.html", {"message": exc.message}, status=403)
+        except RuleViolation as exc:
+            form.add_service_error(exc)
+        else:
+            threshold = data["threshold"]
+            faces = [
+                {"value": v, "kind": "flop" if v == 1 else ("success" if v >= threshold or v == 6 else "")}
+                for v in roll.values
+            ]
+            if threshold >= 7:  # successes are the 6s less the flops
+                faces = [{**f, "kind": "success" if f["value"] == 6 else f["kind"]} for f in faces]
+            rolled = {"roll": roll, "result": result, "faces": faces, "threshold": threshold}
+    context = {
+        "league": league,
+        "form": form,
+        "rolled": rolled,
+        "recent": challenges.recent_challenges(league=league),
+    }
+    return render(request, "league/challenge.html", context)
 
 
 @login_required

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0002_journal'),
+        ("matches", "0002_journal"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='result_body',
+            model_name="match",
+            name="result_body",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name='playermatch',
-            name='detail',
+            model_name="playermatch",
+            name="detail",
             field=models.JSONField(blank=True, default=dict),
         ),
     ]

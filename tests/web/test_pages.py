@@ -756,12 +756,21 @@ def test_league_page_and_team_sheet_queries_do_not_grow_with_the_league(client, 
 
 
 def test_bone_cruncher_sheet_shows_each_players_race_and_wounds_out_of_his_template(client, commissioner, coach):
+    """R: basic wounds are 10 boxes for everyone; advanced ones the race's template (an Elite Elf keeps the Elves')."""
     league = LeagueFactory(created_by=commissioner, ruleset="bonecruncher")
     team = TeamFactory(league=league, coach=coach, roster="halflings")
     hire(team, "player", name="Pip")
     hire(team, "elite_elf", name="Legolas")
     page = text(client.get(sheet_url(team)))
     assert "Halflings" in page and "Elves" in page
+    assert "0 / 10" in page
+    advanced = LeagueFactory(
+        created_by=commissioner, ruleset="bonecruncher", house_rules_overrides={"advanced_wounds": True}
+    )
+    team = TeamFactory(league=advanced, coach=coach, roster="halflings")
+    hire(team, "player", name="Pip")
+    hire(team, "elite_elf", name="Legolas")
+    page = text(client.get(sheet_url(team)))
     assert "0 / 27" in page and "0 / 36" in page
 
 
