@@ -348,14 +348,14 @@ def run(data, *, advanced, commissioner, coach, other_coach, api_as) -> None:
 
 
 @pytest.mark.django_db
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_basic_wounds_stay_sound_whatever_the_results(commissioner, coach, other_coach, api_as, data):
     run(data, advanced=False, commissioner=commissioner, coach=coach, other_coach=other_coach, api_as=api_as)
 
 
 @pytest.mark.django_db
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_advanced_wounds_stay_sound_whatever_the_results(commissioner, coach, other_coach, api_as, data):
     run(data, advanced=True, commissioner=commissioner, coach=coach, other_coach=other_coach, api_as=api_as)
