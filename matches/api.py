@@ -13,8 +13,8 @@ from league.api.errors import validated
 from league.models import League
 
 from . import aftermath as engine
-from . import corrections, services
-from .models import Aftermath, Match, MatchTeam, Roll
+from . import corrections, prematch, services
+from .models import Aftermath, Inducement, Match, MatchTeam, Roll
 from .selectors import match_queryset
 
 
@@ -165,6 +165,48 @@ class AftermathOut(serializers.Serializer):
     log = serializers.JSONField()
 
 
+class InducementIn(serializers.Serializer):
+    item = serializers.ChoiceField(choices=Inducement.Item.choices)
+    quantity = serializers.IntegerField(min_value=1, max_value=99, default=1)
+    position = serializers.CharField(max_length=50, required=False, default="", help_text="A mercenary's position.")
+    skill = serializers.CharField(max_length=40, required=False, default="", help_text="A mercenary's extra skill.")
+    star = serializers.CharField(max_length=40, required=False, default="", help_text="A Star Player's key.")
+
+
+class InducementOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    team = serializers.IntegerField()
+    item = serializers.CharField()
+    name = serializers.CharField()
+    quantity = serializers.IntegerField()
+    position = serializers.CharField(allow_null=True)
+    position_name = serializers.CharField(allow_null=True)
+    skill = serializers.CharField()
+    star = serializers.CharField()
+    price = serializers.IntegerField()
+
+
+class PrematchOut(serializers.Serializer):
+    step = serializers.CharField(allow_null=True)
+    steps = serializers.ListField(child=serializers.CharField())
+    complete = serializers.BooleanField()
+    weather = serializers.CharField(allow_null=True)
+    fans = serializers.DictField(child=serializers.IntegerField())
+    gate = serializers.IntegerField(allow_null=True)
+    fame = serializers.DictField(child=serializers.IntegerField())
+    team_values = serializers.DictField(child=serializers.IntegerField(allow_null=True))
+    superior = serializers.IntegerField(allow_null=True)
+    underdog = serializers.IntegerField(allow_null=True)
+    budgets = serializers.JSONField(help_text="{team id: {induced, treasury_spent, remaining}}")
+    inducements = serializers.JSONField(help_text="{team id: [inducement, …]}")
+    shared_stars = serializers.ListField(child=serializers.CharField())
+    aggressor = serializers.IntegerField(allow_null=True)
+    terrain = serializers.JSONField()
+    shopping = serializers.IntegerField(allow_null=True, help_text="The team whose shopping turn is open.")
+    time_limit_seconds = serializers.IntegerField(allow_null=True)
+    log = serializers.JSONField()
+
+
 class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = match_queryset()
     serializer_class = MatchOut
@@ -242,3 +284,43 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             rolls=data.get("rolls"),
         )
         return Response(engine.aftermath_state(record))
+
+    @extend_schema(request=StepIn, responses=PrematchOut)
+    @action(detail=True, methods=["get", "post"], url_path="prematch")
+    def prematch(self, request, pk=None):
+        """The pre-match sequence: Blitz Bowl weather, fans, inducements_superior, inducements_underdog;
+        Bone Cruncher aggressor, terrain. POST runs the current step (409 for any other)."""
+        match = get_object_or_404(Match.objects.select_related("league"), pk=pk)
+        if request.method == "POST":
+            data = validated(StepIn, request.data)
+            prematch.prematch_post(
+                user=request.user,
+                match_id=match.pk,
+                step=data["step"],
+                choices=data.get("choices"),
+                rolls=data.get("rolls"),
+            )
+        return Response(prematch.prematch_state(match))
+
+    @extend_schema(request=InducementIn, responses={201: InducementOut, 200: InducementOut(many=True)})
+    @action(detail=True, methods=["get", "post"], url_path=r"inducements/(?P<team_id>\d+)")
+    def inducements(self, request, pk=None, team_id=None):
+        """A team's inducements for this match; POST buys one in its shopping turn (409 outside it)."""
+        match = get_object_or_404(Match, pk=pk)
+        if request.method == "GET":
+            rows = match.inducements.filter(team_id=team_id).select_related("position").order_by("id")
+            return Response([prematch.inducement_out(i) for i in rows])
+        data = validated(InducementIn, request.data)
+        bought = prematch.inducement_add(user=request.user, match_id=match.pk, team_id=int(team_id), **data)
+        bought = Inducement.objects.select_related("position").get(pk=bought.pk)
+        return Response(prematch.inducement_out(bought), status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None})
+    @action(detail=True, methods=["delete"], url_path=r"inducements/(?P<team_id>\d+)/(?P<inducement_id>\d+)")
+    def inducement(self, request, pk=None, team_id=None, inducement_id=None):
+        """Give an inducement back while the team's shopping turn is open."""
+        get_object_or_404(Match, pk=pk)
+        prematch.inducement_remove(
+            user=request.user, match_id=int(pk), team_id=int(team_id), inducement_id=int(inducement_id)
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)

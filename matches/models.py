@@ -173,3 +173,63 @@ class Aftermath(models.Model):
 
     def __str__(self) -> str:
         return f"Post-match of {self.team} after {self.match}"
+
+
+class Prematch(models.Model):
+    """A match's pre-match sequence (Blitz Bowl: weather, fans and FAME, inducements; Bone Cruncher: the
+    Aggressor and terrain): a state machine over the ruleset's pre-match steps, like the post-match one."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="prematch")
+    step_index = models.PositiveSmallIntegerField(default=0)
+    complete = models.BooleanField(default=False)
+    weather = models.CharField(max_length=30, blank=True)
+    #: {team id: fans}, {team id: FAME} — FAME feeds the winnings of the post-match sequence.
+    fans = models.JSONField(default=dict, blank=True)
+    fame = models.JSONField(default=dict, blank=True)
+    #: Team Values as of the pre-match sequence and the inducement gil each team receives ({team id: gil}).
+    team_values = models.JSONField(default=dict, blank=True)
+    induced = models.JSONField(default=dict, blank=True)
+    superior = models.ForeignKey("teams.Team", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    underdog = models.ForeignKey("teams.Team", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    #: Bone Cruncher: the Aggressor, and each coach's terrain roll ({team id: {pieces, traps…}}).
+    aggressor = models.ForeignKey("teams.Team", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    terrain = models.JSONField(default=dict, blank=True)
+    log = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Pre-match of {self.match}"
+
+
+class Inducement(models.Model):
+    """Something a team induced for one match. It lasts that match only: mercenaries and stars never join
+    the roster. The treasury-funded part of a team's shopping leaves the ledger when it closes its turn."""
+
+    class Item(models.TextChoices):
+        KEG = "keg", "Blitzweiser Keg"
+        BRIBE = "bribe", "Bribe"
+        EXTRA_TRAINING = "extra_training", "Extra Team Training"
+        CHEF = "chef", "Qu Master Chef"
+        WANDERING_WHITE_MAGE = "wandering_white_mage", "Wandering White Mage"
+        BLACK_MAGE = "black_mage", "Black Mage"
+        STAR_PLAYER = "star_player", "Star Player"
+        MERCENARY = "mercenary", "Mercenary"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="inducements")
+    team = models.ForeignKey("teams.Team", on_delete=models.PROTECT, related_name="inducements")
+    item = models.CharField(max_length=25, choices=Item.choices)
+    quantity = models.PositiveSmallIntegerField(default=1)
+    position = models.ForeignKey("teams.Position", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    skill = models.CharField(max_length=40, blank=True)
+    star = models.CharField(max_length=40, blank=True)
+    #: Gil for the whole line (quantity × unit price).
+    price = models.PositiveIntegerField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "team", "id"]
+        constraints = [models.CheckConstraint(condition=Q(quantity__gte=1), name="inducement_quantity_positive")]
+
+    def __str__(self) -> str:
+        return f"{self.quantity} × {self.get_item_display()} for {self.team}"

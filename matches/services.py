@@ -15,7 +15,7 @@ from league.selectors import user_is_commissioner
 from teams.models import Player, Team
 from teams.selectors import team_queryset, team_state
 
-from .models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
+from .models import Aftermath, Match, MatchTeam, PlayerMatch, Prematch, Roll
 
 
 def _is_coach_of(user: AbstractBaseUser, teams: list[Team]) -> bool:
@@ -165,6 +165,10 @@ def _validated_result(match: Match, teams: list[Team], body: object) -> dict:
     rolled at the table for it (e.g. weather, fans) checked against the roll catalogue."""
     if Aftermath.objects.filter(team__in=teams, complete=False).exclude(match=match).exists():
         raise RuleViolation("A team of this match has not finished its previous post-match sequence.")
+    started = Prematch.objects.filter(match=match, complete=False).first()
+    if started is not None and match.league.rules.fame_from_prematch:
+        step = match.league.rules.prematch_steps[started.step_index]
+        raise RuleViolation(f"Finish the pre-match sequence first: it is at {step.title}.")
     return parse_match_result(match, body)
 
 
@@ -221,6 +225,9 @@ def _make_final(match: Match, sides: list[MatchTeam], user: AbstractBaseUser) ->
     _lock_teams(team_ids)
     teams = {t.pk: t for t in team_queryset().filter(pk__in=team_ids)}
     by_team = {t["team"]: t for t in result["teams"]}
+    # A completed pre-match sequence settled the FAME (it wins over any entered with the result).
+    prematch = Prematch.objects.filter(match=match, complete=True).first()
+    fame = prematch.fame if prematch is not None and rules.fame_from_prematch else {}
     conceding_mvp_to = {}
     for line in result["teams"]:
         if line.get("conceded") and not line.get("conceded_early"):
@@ -255,7 +262,7 @@ def _make_final(match: Match, sides: list[MatchTeam], user: AbstractBaseUser) ->
         side.casualties_inflicted = line.get("casualties_inflicted", 0)
         side.conceded = line.get("conceded", False)
         side.conceded_early = line.get("conceded_early", False)
-        side.fame = line.get("fame", 0)
+        side.fame = fame.get(str(side.team_id), line.get("fame", 0))
         side.placing = line.get("placing")
         side.eliminations = line.get("eliminations", 0)
         side.mvp_id = None if side.conceded and not side.conceded_early else line.get("mvp")

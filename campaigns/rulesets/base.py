@@ -191,6 +191,33 @@ class Ruleset:
     # --- matches ---------------------------------------------------------------------------------------
     #: The post-match sequence, in order (campaigns.engine.Step).
     postmatch_steps: tuple = ()
+    #: The pre-match sequence, in order (campaigns.prematch.PrematchStep); empty: the game has none.
+    prematch_steps: tuple = ()
+    #: Whether a completed pre-match sequence settles the FAME the post-match winnings read.
+    fame_from_prematch: bool = False
+
+    def check_inducement(
+        self,
+        item: str,
+        quantity: int,
+        *,
+        team: Mapping,
+        bought: list[Mapping],
+        position: str,
+        skill: str,
+        star: str,
+        hr: Mapping,
+    ) -> int:
+        """Refuse an inducement the rules forbid; return its total price. `team` and `bought` are plain values."""
+        raise RuleViolation(f"{self.name} has no inducements.", field="item")
+
+    def check_inducement_affordable(self, *, induced: int, spent_before: int, price: int, treasury: int) -> None:
+        raise RuleViolation(f"{self.name} has no inducements.", field="item")
+
+    def inducement_budget(self, *, induced: int, spent: int) -> dict:
+        """{induced, treasury_spent, remaining}: inducement gil is spent first, the treasury pays the rest."""
+        return {"induced": induced, "treasury_spent": max(0, spent - induced), "remaining": max(0, induced - spent)}
+
     #: How many teams a match takes, by event ("" = the ruleset's ordinary match).
     teams_per_match: Mapping[str, tuple[int, int]] = MappingProxyType({"": (2, 2)})
 

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 
 from campaigns.rulesets import REGISTRY
 from league import services
+from league.export import league_export
 from league.models import League
 from league.selectors import league_queryset
 from matches.challenges import challenge_roll
@@ -174,3 +175,11 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             },
             status=status.HTTP_201_CREATED,
         )
+
+    @extend_schema(responses={200: OpenApiResponse(description="The whole league as one JSON document.")})
+    @action(detail=True, methods=["get"])
+    def export(self, request, pk=None):
+        """League, house rules, teams and players (with history), matches with results and pre-match
+        sequences, ledgers, rolls and reports."""
+        league = get_object_or_404(League, pk=pk)
+        return Response(league_export(league=league))

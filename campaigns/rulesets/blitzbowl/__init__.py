@@ -14,7 +14,8 @@ from campaigns.rulesets.base import (
     fmt_gil,
 )
 
-from . import postmatch, results, rules
+from . import postmatch, prematch, results, rules
+from .prematch_steps import STEPS as PREMATCH_STEPS
 from .steps import STEPS
 
 
@@ -87,6 +88,26 @@ class BlitzBowl(Ruleset):
         return purchase
 
     postmatch_steps = STEPS
+    prematch_steps = PREMATCH_STEPS
+    fame_from_prematch = True
+
+    def check_inducement(self, item, quantity, *, team, bought, position, skill, star, hr) -> int:
+        return prematch.check_inducement(
+            item,
+            quantity,
+            team=prematch.InducementTeam(**team),
+            bought=[prematch.Purchase(**b) for b in bought],
+            position=position,
+            skill=skill,
+            star=star,
+            hr=hr,
+        )
+
+    def check_inducement_affordable(self, *, induced, spent_before, price, treasury) -> None:
+        prematch.check_affordable(induced=induced, spent_before=spent_before, price=price, treasury=treasury)
+
+    def inducement_budget(self, *, induced: int, spent: int) -> dict:
+        return prematch.budget(induced=induced, spent=spent)
 
     def roll_catalogue(self, hr: Mapping) -> dict[str, str]:
         """The roll keys; a key whose dice vary (roll_key_variants) admits entered values up to its largest die."""

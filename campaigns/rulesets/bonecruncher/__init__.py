@@ -14,6 +14,7 @@ from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
 from . import results, rules, wounds
+from .pregame_steps import STEPS as PREGAME_STEPS
 from .steps import STEPS
 
 
@@ -70,6 +71,7 @@ class BoneCruncher(Ruleset):
 
     # --- matches ---------------------------------------------------------------------------------------------
     postmatch_steps = STEPS
+    prematch_steps = PREGAME_STEPS
 
     def roll_catalogue(self, hr: Mapping) -> dict[str, str]:
         """The roll keys of rules/bonecruncher.md (aggressor, terrain, critical_wound, …): hr["rolls"]."""
