@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
@@ -45,6 +46,7 @@ class MatchOut(serializers.ModelSerializer):
     teams = serializers.SerializerMethodField()
     sides = SideOut(many=True)
     aftermath = serializers.SerializerMethodField()
+    prematch = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
@@ -64,8 +66,24 @@ class MatchOut(serializers.ModelSerializer):
             "confirmed_by",
             "confirmed_at",
             "aftermath",
+            "prematch",
             "created_at",
         ]
+
+    def get_prematch(self, match: Match) -> dict | None:
+        """The pre-match sequence in brief (its steps, inducements and log: GET .../prematch/)."""
+        try:
+            prematch = match.prematch
+        except ObjectDoesNotExist:
+            return None
+        return {
+            "complete": prematch.complete,
+            "weather": prematch.weather or None,
+            "fans": prematch.fans,
+            "gate": sum(prematch.fans.values()) if prematch.fans else None,
+            "fame": prematch.fame,
+            "aggressor": prematch.aggressor_id,
+        }
 
     def get_teams(self, match: Match) -> list[int]:
         return [side.team_id for side in match.sides.all()]

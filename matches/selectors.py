@@ -13,7 +13,7 @@ from .models import Aftermath, Match, MatchTeam
 
 
 def match_queryset() -> QuerySet[Match]:
-    return Match.objects.select_related("league", "stadium").prefetch_related(
+    return Match.objects.select_related("league", "stadium", "prematch").prefetch_related(
         Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("order")),
         Prefetch("aftermaths", queryset=Aftermath.objects.order_by("team_id")),
     )
