@@ -186,9 +186,15 @@ class AftermathOut(serializers.Serializer):
 class InducementIn(serializers.Serializer):
     item = serializers.ChoiceField(choices=Inducement.Item.choices)
     quantity = serializers.IntegerField(min_value=1, max_value=99, default=1)
-    position = serializers.CharField(max_length=50, required=False, default="", help_text="A mercenary's position.")
-    skill = serializers.CharField(max_length=40, required=False, default="", help_text="A mercenary's extra skill.")
-    star = serializers.CharField(max_length=40, required=False, default="", help_text="A Star Player's key.")
+    position = serializers.CharField(
+        max_length=50, required=False, default="", allow_blank=True, help_text="A mercenary's position."
+    )
+    skill = serializers.CharField(
+        max_length=40, required=False, default="", allow_blank=True, help_text="A mercenary's extra skill."
+    )
+    star = serializers.CharField(
+        max_length=40, required=False, default="", allow_blank=True, help_text="A Star Player's key."
+    )
 
 
 class InducementOut(serializers.Serializer):

@@ -8,6 +8,7 @@ but the current one is a 409 and changes nothing.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -16,7 +17,7 @@ from django.db import transaction
 from campaigns.dice import Dice, check_entered
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.prematch import PrematchContext, PrematchTeam
-from campaigns.rulesets.base import fmt_gil
+from campaigns.rulesets.base import PositionSpec, fmt_gil
 from league.selectors import user_is_commissioner
 from teams.models import Team
 from teams.selectors import team_queryset, team_state, team_treasury
@@ -301,21 +302,20 @@ def inducement_add(
         team = team_queryset().get(pk=team_id)
         rules, hr = match.league.rules, match.league.house_rules
         positions = {p.key: p for p in team.roster.positions.all()}
-        on_roster = [
-            p
-            for p in team.players.all()
-            if p.left_at is None and p.status in ("active", "miss_next_match", "journeyman")
-        ]
+        # R: players missing the match do not count (mercenaries may replace them), towards the 16 or a
+        # position's limit.
+        able = [p for p in team.players.all() if p.left_at is None and p.status in ("active", "journeyman")]
         counts: dict[str, int] = {}
-        for player in on_roster:
+        for player in able:
             counts[player.position.key] = counts.get(player.position.key, 0) + 1
         shopper = {
             "roster_key": team.roster.key,
             "white_mage_allowed": bool(team.roster.extra.get("white_mage", False)),
             "special_prices": dict(team.roster.extra.get("special_prices", {})),
-            "positions": {key: p.spec() for key, p in positions.items()},
+            # The position's skill access rides along: a mercenary's extra skill must be of his Normal access.
+            "positions": {key: _with_access(p) for key, p in positions.items()},
             "roster_counts": counts,
-            "able_players": sum(1 for p in on_roster if p.status in ("active", "journeyman")),
+            "able_players": len(able),
         }
         bought = list(match.inducements.filter(team=team).select_related("position"))
         purchases = [
@@ -349,6 +349,11 @@ def inducement_add(
             price=price,
             created_by=user,
         )
+
+
+def _with_access(position) -> PositionSpec:
+    spec = position.spec()
+    return replace(spec, extra={**spec.extra, "skill_access": dict(position.skill_access)})
 
 
 def inducement_remove(*, user: AbstractBaseUser, match_id: int, team_id: int, inducement_id: int) -> None:

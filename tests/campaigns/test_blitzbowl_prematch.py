@@ -27,7 +27,15 @@ def team(roster: str = "hume", *, counts=None, able: int = 11) -> InducementTeam
     """A team of a shipped roster: `counts` players per position on the roster, `able` able to play this match."""
     data = ROSTERS[roster]
     positions = {
-        p["key"]: PositionSpec(key=p["key"], name=p["name"], min=p["min"], max=p["max"], cost=p["cost"])
+        p["key"]: PositionSpec(
+            key=p["key"],
+            name=p["name"],
+            min=p["min"],
+            max=p["max"],
+            cost=p["cost"],
+            skills=tuple(p["skills"]),
+            extra={"skill_access": p["skill_access"]},
+        )
         for p in data["positions"]
     }
     counts = {"lineman": 11} if counts is None else counts
@@ -361,6 +369,14 @@ def test_mercenary_skill_must_be_known():
     """R: optional extra skill; it must be a skill of house rules `skills` (matched regardless of case)."""
     refused("skill", "mercenary", position="lineman", skill="Laser Eyes")
     assert check("mercenary", position="lineman", skill="sure hands") == 13_000
+
+
+def test_mercenary_skill_comes_from_the_positions_normal_access_and_is_new():
+    """R ("Unlimited Mercenaries"): one additional skill from those the position takes on a Normal roll — a Hume
+    Lineman's Normal access is General, so Mighty Blow (Strength) is refused; a Blitzer already has Block."""
+    refused("skill", "mercenary", position="lineman", skill="Mighty Blow")
+    refused("skill", "mercenary", position="blitzer", skill="Block")
+    assert check("mercenary", position="blitzer", skill="Tackle") == 9_000 + 3_000 + 5_000
 
 
 def test_mercenary_position_limit_counts_the_roster():

@@ -238,6 +238,23 @@ def _position(position: str, team: InducementTeam) -> PositionSpec:
     return spec
 
 
+def _mercenary_skill(skill: str, spec: PositionSpec, hr: HouseRules) -> str:
+    """R ("Unlimited Mercenaries"): one additional skill, selected from those available to a player of that
+    position on a Normal roll — not one he already has."""
+    name = _skill_name(skill, hr)
+    normal = spec.extra.get("skill_access", {}).get("normal", [])
+    allowed = {n for category in normal for n in hr["skills"].get(category, [])}
+    if name not in allowed:
+        categories = " or ".join(normal) or "no"
+        raise RuleViolation(
+            f"A mercenary {spec.name} may take a skill of his Normal access ({categories} skills), not {name}.",
+            field="skill",
+        )
+    if name in spec.skills:
+        raise RuleViolation(f"A {spec.name} already has {name}: the extra skill must be a new one.", field="skill")
+    return name
+
+
 def _skill_name(skill: str, hr: HouseRules) -> str:
     """The skill's name as the house rules `skills` (category → names) spell it; matched regardless of case."""
     wanted = skill.strip().casefold()
@@ -302,8 +319,9 @@ def check_inducement(
     - Star Players one at a time, each a known star (H: house rules `star_players`) who plays for the team's
       roster (`plays_for`), not induced twice, at most 2 (house rules `inducements.star_player.max`).
     - A Mercenary is of a position of the team's roster, and the position limit applies: players on the roster
-      of that position + mercenaries of it bought + `quantity` ≤ the position's max. The optional extra skill
-      must be a skill of house rules `skills` (I: any skill; its category is not restricted).
+      of that position able to play this match + mercenaries of it bought + `quantity` ≤ the position's max
+      (R: players missing the game do not count, so mercenaries can replace them). The optional extra skill is
+      one the position may take on a Normal roll (its `skill_access.normal` categories) and does not have.
     - Stars and Mercenaries may not take the players able to play this match above 16 (house rule
       `inducement_max_players`): able players + mercenaries + stars, already bought and this one.
 
@@ -333,7 +351,7 @@ def check_inducement(
     elif item == "mercenary":
         spec = _position(position, team)
         if skill:
-            skill = _skill_name(skill, hr)
+            skill = _mercenary_skill(skill, spec, hr)
         _check_player_limit(quantity, team=team, bought=bought, hr=hr)
         on_roster = team.roster_counts.get(spec.key, 0)
         hired = sum(p.quantity for p in bought if p.item == "mercenary" and p.position == spec.key)
