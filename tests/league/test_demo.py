@@ -18,3 +18,13 @@ def test_load_demo_creates_three_leagues_and_a_played_match_and_runs_twice(db):
         assert Match.objects.filter(status="scheduled", league__ruleset=ruleset).count() == 1
     terminix = Match.objects.get(status="scheduled", league__ruleset="bonecruncher")
     assert terminix.event == "terminix"
+
+
+def test_the_demo_fixture_has_its_pre_match_sequence_under_way(db):
+    """A newcomer finds the Blitz Bowl fixture at its inducements: weather and fans rolled, shopping open."""
+    from matches.models import Prematch
+
+    call_command("load_demo", verbosity=0)
+    prematch = Prematch.objects.get(match__league__ruleset="blitzbowl", match__status="scheduled")
+    assert prematch.weather == "perfect_conditions" and len(prematch.fans) == 2 and not prematch.complete
+    assert prematch.superior_id is not None and prematch.underdog_id is not None

@@ -222,7 +222,16 @@ class Command(BaseCommand):
                     choices=body.get("choices"),
                     rolls=body.get("rolls"),
                 )
-        services.match_schedule(user=users["commissioner"], league=league, team_ids=[goblins.pk, marauders.pk])
+        fixture = services.match_schedule(
+            user=users["commissioner"], league=league, team_ids=[goblins.pk, marauders.pk]
+        )
+        # The fixture's pre-match sequence is under way: the weather and the fans are in, shopping is open.
+        from matches import prematch
+
+        commissioner = users["commissioner"]
+        prematch.prematch_post(user=commissioner, match_id=fixture.pk, step="weather", rolls={"weather": [4, 5]})
+        fans = {str(goblins.pk): [3, 2], str(marauders.pk): [5, 4]}
+        prematch.prematch_post(user=commissioner, match_id=fixture.pk, step="fans", rolls={"fans": fans})
 
     def _play_demo_scorchball(self, league, users) -> None:
         """Iron Legion 3–2 Green Tide at Scorchball: a few wounds, a crippled leg, trainers at work."""
