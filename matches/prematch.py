@@ -172,10 +172,7 @@ def prematch_post(
         _check_open(match)
         prematch, _ = Prematch.objects.select_for_update().get_or_create(match=match)
         if prematch.complete or steps[prematch.step_index].key != step:
-            now = "complete" if prematch.complete else steps[prematch.step_index].key
-            raise StepConflict(
-                f"The pre-match sequence is {'complete' if prematch.complete else 'at ' + now}, not at {step}."
-            )
+            raise StepConflict(f"The pre-match sequence is {_where(prematch, steps)}, not at {step}.")
         current = steps[prematch.step_index]
         shopper = getattr(prematch, f"{current.turn}_id") if current.turn else None
         if shopper is not None and not (commissioner or teams[shopper].coach_id == user.pk):
@@ -262,6 +259,13 @@ def _words(inducement: Inducement) -> str:
     return f"{inducement.quantity} × {what} ({fmt_gil(inducement.price)})"
 
 
+def _where(prematch: Prematch | None, steps) -> str:
+    """Where the sequence stands, in words."""
+    if prematch is None or prematch.pk is None:
+        return "not started"
+    return "complete" if prematch.complete else f"at {steps[prematch.step_index].title}"
+
+
 def _shopping_turn(match_id: int, team_id: int, user: AbstractBaseUser) -> tuple[Match, Prematch, Team]:
     """Lock the match and its teams; refuse unless it is `team_id`'s open shopping turn and `user` may shop."""
     match, sides = _locked_match(match_id)
@@ -275,12 +279,10 @@ def _shopping_turn(match_id: int, team_id: int, user: AbstractBaseUser) -> tuple
     prematch = Prematch.objects.filter(match=match).first()
     steps = _steps(match)
     if prematch is None or _shopping_team(prematch, steps) != team_id:
-        at = (
-            "not started"
-            if prematch is None
-            else ("complete" if prematch.complete else f"at {steps[prematch.step_index].key}")
+        raise StepConflict(
+            f"It is not {team.name}'s turn to shop for inducements: the pre-match sequence is "
+            f"{_where(prematch, steps)}."
         )
-        raise StepConflict(f"It is not {team.name}'s turn to shop for inducements: the pre-match sequence is {at}.")
     return match, prematch, team
 
 

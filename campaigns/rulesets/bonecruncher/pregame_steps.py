@@ -25,7 +25,7 @@ def terrain(ctx: PrematchContext) -> None:
         dice = ctx.dice(team.id).roll("terrain")
         result = pregame.terrain(sum(dice), ctx.hr)
         settled[str(team.id)] = {**result, "dice": list(dice)}
-        ctx.say(f"{team.name}: {dice[0]} + {dice[1]} = {sum(dice)}: {pregame.terrain_words(result)}.")
+        ctx.say(f"{team.name} rolls {dice[0]} + {dice[1]}. {pregame.terrain_words(result)}")
     ctx.updates["terrain"] = settled
 
 
