@@ -45,14 +45,15 @@ def _rank(group: list[dict], breakers: list[str], head_to_head: dict[tuple[int, 
 
 def match_report_queryset() -> QuerySet[Match]:
     """Everything a match report shows, in a fixed number of queries whatever the number of players and rolls."""
-    from .models import PlayerMatch, Roll
+    from .models import Inducement, PlayerMatch, Roll
 
-    related = ("league", "stadium", "created_by", "submitted_by", "confirmed_by")
+    related = ("league", "stadium", "created_by", "submitted_by", "confirmed_by", "prematch")
     return Match.objects.select_related(*related).prefetch_related(
         Prefetch("sides", queryset=MatchTeam.objects.select_related("team__coach", "mvp").order_by("order")),
         Prefetch("aftermaths", queryset=Aftermath.objects.order_by("team_id")),
         Prefetch("rolls", queryset=Roll.objects.select_related("rolled_by").order_by("id")),
         Prefetch("player_rows", queryset=PlayerMatch.objects.select_related("player")),
+        Prefetch("inducements", queryset=Inducement.objects.select_related("position").order_by("id")),
     )
 
 

@@ -11,4 +11,6 @@ urlpatterns = [
     path("matches/<int:pk>/confirm/", web.match_confirm, name="match-confirm"),
     path("matches/<int:pk>/reject/", web.match_reject, name="match-reject"),
     path("matches/<int:pk>/aftermath/<int:team_id>/", web.aftermath_walk, name="match-aftermath"),
+    path("matches/<int:pk>/prematch/", web.prematch_walk, name="match-prematch"),
+    path("matches/<int:pk>/inducements/<int:team_id>/", web.match_inducements, name="match-inducements"),
 ]

@@ -1,9 +1,10 @@
 """Match pages for people (api-v1 "Web pages"): schedule a match, the public match report, the result
-form, confirming or rejecting a result, and walking a team's post-match sequence step by step.
+form, confirming or rejecting a result, walking the pre-match sequence (and a team's inducement shopping),
+and walking a team's post-match sequence step by step.
 
-Thin views over `matches.services` and `matches.aftermath`: the forms shape what people type into the bodies
-the services take, the services decide, and a refusal (RuleViolation; NotPermitted → 403; StepConflict) is
-shown on the page with nothing changed.
+Thin views over `matches.services`, `matches.prematch` and `matches.aftermath`: the forms shape what people
+type into the bodies the services take, the services decide, and a refusal (RuleViolation; NotPermitted →
+403; StepConflict) is shown on the page with nothing changed.
 """
 
 from __future__ import annotations
@@ -17,10 +18,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from campaigns.errors import NotPermitted, RuleViolation
+from campaigns.rulesets.base import fmt_gil
+from campaigns.rulesets.blitzbowl.prematch import ITEM_WORDS, weather_words
+from campaigns.rulesets.bonecruncher.pregame import terrain_words
 from league.models import League
 from league.selectors import user_is_commissioner
 from teams.models import Player, Sponsorship, Team
-from teams.selectors import player_race, team_queryset, team_races, team_state
+from teams.selectors import player_race, team_queryset, team_races, team_state, team_treasury
 
 from . import services
 from .aftermath import StepConflict, aftermath_post
@@ -31,13 +35,16 @@ from .forms import (
     POTION_WORDS,
     BoneCruncherResultForm,
     ElfBallResultForm,
+    InducementForm,
+    PrematchStepForm,
     ResultForm,
     ScheduleForm,
     StepForm,
     critical_chart,
     words,
 )
-from .models import Aftermath, Match, MatchTeam
+from .models import Aftermath, Inducement, Match, MatchTeam, Prematch
+from .prematch import inducement_add, inducement_remove, prematch_post, prematch_state
 from .selectors import match_report_queryset
 
 
@@ -442,6 +449,15 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         and user.pk != match.submitted_by_id
         and (is_commissioner or bool(coached - submitter_teams)),
         "may_reject": submitted and is_commissioner,
+        # The pre-match sequence (Blitz Bowl, Bone Cruncher): what it settled, and its page while scheduled.
+        "prematch": _prematch_summary(
+            match, sides, getattr(match, "prematch", None), list(match.inducements.all()), league.house_rules
+        )
+        if rules.prematch_steps
+        else None,
+        "may_prematch": bool(rules.prematch_steps)
+        and match.status == Match.Status.SCHEDULED
+        and (is_commissioner or bool(coached)),
     }
     return render(request, "matches/report.html", context)
 
@@ -601,6 +617,11 @@ def _step_form(aftermath: Aftermath, team: Team, *, data=None) -> StepForm | Non
     )
 
 
+def _already_run(now: str) -> str:
+    """A page left open on a step that another tab or coach has run meanwhile."""
+    return f"That step was already run: the sequence is now {now}. Nothing was changed."
+
+
 def _answer(value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -660,8 +681,7 @@ def aftermath_walk(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
             error = "The post-match sequence is complete: nothing was changed."
         elif request.POST.get("step") != steps[aftermath.step_index].key:
             # A page left open on an earlier step: say so rather than ask for this step's decision.
-            error = f"That step was already run: the sequence is now at {steps[aftermath.step_index].title}. "
-            error += "Nothing was changed."
+            error = _already_run(f"at {steps[aftermath.step_index].title}")
             form = _step_form(aftermath, team)
         elif form.is_valid():
             try:
@@ -678,7 +698,7 @@ def aftermath_walk(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
             except StepConflict:  # another tab or coach ran it meanwhile
                 aftermath.refresh_from_db()
                 now = "complete" if aftermath.complete else f"at {steps[aftermath.step_index].title}"
-                error = f"That step was already run: the sequence is now {now}. Nothing was changed."
+                error = _already_run(now)
                 form = _step_form(aftermath, team)
             except RuleViolation as exc:
                 form.add_service_error(exc)
@@ -692,3 +712,437 @@ def aftermath_walk(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
         form = _step_form(aftermath, team)
     context = _walk_context(aftermath, team_id, form=form, error=error)
     return render(request, "matches/_aftermath.html" if request.htmx else "matches/aftermath.html", context)
+
+
+# --- the pre-match sequence ----------------------------------------------------------------------------------------
+
+
+def _inducement_words(inducement: Inducement, stars: Mapping[str, str]) -> str:
+    """ "2 × Blitzweiser Keg", "Mercenary Lineman with Block", "Star Player Rolf Stormhand"."""
+    if inducement.item == Inducement.Item.MERCENARY and inducement.position_id:
+        what = f"Mercenary {inducement.position.name}" + (f" with {inducement.skill}" if inducement.skill else "")
+    elif inducement.item == Inducement.Item.STAR_PLAYER:
+        what = f"Star Player {stars.get(inducement.star) or words(inducement.star)}"
+    else:
+        what = inducement.get_item_display()
+    return f"{inducement.quantity} × {what}" if inducement.quantity > 1 else what
+
+
+def _shared_stars(inducements: list[Inducement]) -> set[str]:
+    """R: a Star Player induced by both teams plays for neither (and keeps both fees)."""
+    teams_of: dict[str, set[int]] = {}
+    for i in inducements:
+        if i.item == Inducement.Item.STAR_PLAYER and i.star:
+            teams_of.setdefault(i.star, set()).add(i.team_id)
+    return {star for star, teams in teams_of.items() if len(teams) > 1}
+
+
+def _prematch_summary(
+    match: Match, sides: list[MatchTeam], prematch: Prematch | None, inducements: list[Inducement], hr: Mapping
+) -> dict:
+    """What the pre-match sequence settled, in words: weather, gate and Aggressor; per team its fans, FAME,
+    Team Value, inducement gil, inducements and terrain. Reads only what it is given (no query)."""
+    steps = list(match.league.rules.prematch_steps)
+    stars = {s["key"]: s["name"] for s in hr.get("star_players", [])}
+    shared = _shared_stars(inducements)
+    started = prematch is not None and prematch.pk is not None
+    p = prematch if started else Prematch(match=match)
+    names = {s.team_id: s.team.name for s in sides}
+    teams = []
+    for side in sides:
+        key = str(side.team_id)
+        bought = [i for i in inducements if i.team_id == side.team_id]
+        terrain = p.terrain.get(key)
+        teams.append(
+            {
+                "team": side.team,
+                "fans": p.fans.get(key),
+                "fame": p.fame.get(key),
+                "team_value": p.team_values.get(key),
+                "induced": p.induced.get(key),
+                "role": "shops first"
+                if p.superior_id == side.team_id
+                else ("underdog" if p.underdog_id == side.team_id else ""),
+                "inducements": [
+                    {
+                        "words": _inducement_words(i, stars),
+                        "price": i.price,
+                        "shared": i.item == Inducement.Item.STAR_PLAYER and i.star in shared,
+                    }
+                    for i in bought
+                ],
+                "spent": sum(i.price for i in bought),
+                "terrain": terrain_words(terrain) if isinstance(terrain, Mapping) and "pieces" in terrain else "",
+            }
+        )
+    current = None if p.complete or not steps or p.step_index >= len(steps) else steps[p.step_index]
+    return {
+        "started": started,
+        "complete": p.complete,
+        "current": current.title if current else "",
+        "weather": weather_words(p.weather) if p.weather else "",
+        "gate": sum(p.fans.values()) if p.fans else None,
+        "aggressor": names.get(p.aggressor_id, ""),
+        "teams": teams,
+        "fans": bool(p.fans),
+        "team_values": bool(p.team_values),
+        "shopping": bool(p.induced) or bool(inducements),
+        "terrain": any(t["terrain"] for t in teams),
+        "shared": sorted(stars.get(s) or words(s) for s in shared),
+    }
+
+
+def _prematch_match(pk: int) -> tuple[Match, list[MatchTeam]]:
+    match = get_object_or_404(Match.objects.select_related("league", "stadium"), pk=pk)
+    sides = list(match.sides.select_related("team__coach", "team__roster").order_by("order"))
+    return match, sides
+
+
+def _prematch_form(match: Match, state: Mapping, sides: list[MatchTeam], *, data=None) -> PrematchStepForm | None:
+    if state["complete"] or not state["step"]:
+        return None
+    rules, hr = match.league.rules, match.league.house_rules
+    step = next(s for s in rules.prematch_steps if s.key == state["step"])
+    catalogue = rules.roll_catalogue(hr)
+    return PrematchStepForm(
+        data,
+        step=step.key,
+        roll_keys=[(k, _dice_words(k, catalogue, hr)) for k in step.rolls if k in catalogue],
+        teams=[(s.team_id, s.team.name) for s in sides],
+        per_team=step.per_team,
+        shopping=step.turn is not None,
+    )
+
+
+def _prematch_context(
+    match: Match, sides: list[MatchTeam], user, *, is_commissioner: bool, form, error: str = ""
+) -> dict:
+    rules, hr = match.league.rules, match.league.house_rules
+    steps = list(rules.prematch_steps)
+    state = prematch_state(match)
+    index = len(steps) if state["complete"] else state["steps"].index(state["step"])
+    current = None if state["complete"] else steps[index]
+    teams = {s.team_id: s.team for s in sides}
+    shopper = teams.get(state["shopping"]) if state["shopping"] else None
+    prematch = Prematch.objects.filter(match=match).first()
+    inducements = list(match.inducements.select_related("position").order_by("id"))
+    return {
+        "match": match,
+        "league": match.league,
+        "sides": sides,
+        "steps": [
+            {"title": s.title, "state": "done" if i < index else ("current" if i == index else "todo")}
+            for i, s in enumerate(steps)
+        ],
+        "step_number": index + 1,
+        "current": current,
+        "form": form,
+        "error": error,
+        "closed": match.status != Match.Status.SCHEDULED,
+        "summary": _prematch_summary(match, sides, prematch, inducements, hr),
+        "log": state["log"],
+        "shopper": shopper,
+        "budget": state["budgets"].get(str(shopper.pk)) if shopper else None,
+        "may_close": shopper is not None and (is_commissioner or shopper.coach_id == user.pk),
+    }
+
+
+def _step_title(match: Match, key: str | None) -> str:
+    return next((s.title for s in match.league.rules.prematch_steps if s.key == key), "")
+
+
+@login_required
+def prematch_walk(request: HttpRequest, pk: int) -> HttpResponse:
+    """`/matches/<id>/prematch/`: a coach of the match or the commissioner runs the current pre-match step with
+    the dice rolled at the table (empty: the server rolls); in a shopping turn, the page sends the team to its
+    inducement page and its coach closes the turn with "Done shopping". htmx swaps the step panel; without
+    JavaScript the form posts and the page reloads."""
+    match, sides = _prematch_match(pk)
+    league = match.league
+    is_commissioner = user_is_commissioner(user=request.user, league=league)
+    if not (is_commissioner or any(s.team.coach_id == request.user.pk for s in sides)):
+        return _refused(request, "Only a coach of this match or the commissioner can run its pre-match sequence.")
+    if not league.rules.prematch_steps:
+        messages.error(request, f"{league.rules.name} has no pre-match sequence.")
+        return redirect("match-detail", pk=pk)
+    state = prematch_state(match)
+    error = ""
+    form = _prematch_form(match, state, sides)
+    if request.method == "POST":
+        if form is None:
+            error = "The pre-match sequence is complete: nothing was changed."
+        elif request.POST.get("step") != state["step"]:
+            # A page left open on an earlier step.
+            error = _already_run(f"at {_step_title(match, state['step'])}")
+        else:
+            form = _prematch_form(match, state, sides, data=request.POST)
+            if form.is_valid():
+                try:
+                    prematch_post(
+                        user=request.user,
+                        match_id=pk,
+                        step=form.cleaned_data["step"],
+                        choices=form.choices(),
+                        rolls=form.rolls(),
+                    )
+                except NotPermitted as exc:
+                    return _refused(request, exc.message)
+                except StepConflict:  # another tab or coach ran it meanwhile
+                    state = prematch_state(match)
+                    now = "complete" if state["complete"] else f"at {_step_title(match, state['step'])}"
+                    error = _already_run(now)
+                    form = _prematch_form(match, state, sides)
+                except RuleViolation as exc:
+                    form.add_service_error(exc, league.rules.roll_catalogue(league.house_rules))
+                else:
+                    if request.htmx:
+                        form = _prematch_form(match, prematch_state(match), sides)
+                        context = _prematch_context(
+                            match, sides, request.user, is_commissioner=is_commissioner, form=form
+                        )
+                        return render(request, "matches/_prematch.html", context)
+                    return redirect("match-prematch", pk=pk)
+    context = _prematch_context(match, sides, request.user, is_commissioner=is_commissioner, form=form, error=error)
+    return render(request, "matches/_prematch.html" if request.htmx else "matches/prematch.html", context)
+
+
+# --- inducements ---------------------------------------------------------------------------------------------------
+
+
+def _clock(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _not_your_turn(match: Match, state: Mapping, team: Team, teams: Mapping[int, Team]) -> str:
+    """Why the team cannot shop now, in words."""
+    if match.status != Match.Status.SCHEDULED:
+        return "the result is in and the pre-match sequence is closed"
+    if state["complete"]:
+        return "the pre-match sequence is complete"
+    steps = list(match.league.rules.prematch_steps)
+    now = state["steps"].index(state["step"])
+    own = next((i for i, s in enumerate(steps) if s.turn and state.get(s.turn) == team.pk), None)
+    if own is None:
+        return f"the pre-match sequence is at {steps[now].title}; shopping opens after it"
+    if now > own:
+        shopper = teams.get(state["shopping"]) if state["shopping"] else None
+        return "its shopping turn is over" + (f"; {shopper.name} is shopping now" if shopper else "")
+    if state["shopping"]:
+        return f"{teams[state['shopping']].name} shops first"
+    return f"the pre-match sequence is at {steps[now].title}"
+
+
+def _shop_context(
+    match: Match,
+    sides: list[MatchTeam],
+    team: Team,
+    *,
+    may_shop_for: bool,
+    form: InducementForm | None = None,
+    error: str = "",
+    notice: str = "",
+) -> dict:
+    hr = match.league.house_rules
+    rule = hr["inducements"]
+    state = prematch_state(match)
+    teams = {s.team_id: s.team for s in sides}
+    roster = team.roster
+    special = roster.extra.get("special_prices", {}) or {}
+    bought = state["inducements"].get(str(team.pk), [])
+    counts: dict[str, int] = {}
+    for i in bought:
+        counts[i["item"]] = counts.get(i["item"], 0) + i["quantity"]
+    posted = form.data.get("item", "") if form is not None and form.is_bound else ""
+    posted_star = form.data.get("star", "") if form is not None and form.is_bound else ""
+    form_errors = [e for errors in form.errors.values() for e in errors] if form is not None else []
+    # Each refusal is shown next to what it is about: the item's row, the star's row, the mercenary's fields;
+    # the rest at the top.
+    unplaced = form_errors
+    items = []
+    for key in ITEM_WORDS:
+        if key in ("star_player", "mercenary") or key not in rule:
+            continue
+        if key == "wandering_white_mage" and not roster.extra.get("white_mage"):
+            continue  # R: only for a roster that may buy a permanent White Mage
+        items.append(
+            {
+                "key": key,
+                "name": ITEM_WORDS[key],
+                "max": rule[key]["max"],
+                "price": int(special.get(key, rule[key]["price"])),
+                "special": key in special,
+                "bought": counts.get(key, 0),
+                "errors": form_errors if posted == key else [],
+            }
+        )
+    other_stars = {
+        i["star"] for tid, rows in state["inducements"].items() if tid != str(team.pk) for i in rows if i["star"]
+    }
+    own_stars = {i["star"] for i in bought if i["star"]}
+    stars = [
+        {
+            **s,
+            "bought": s["key"] in own_stars,
+            "other": s["key"] in other_stars,
+            "errors": form_errors if posted == "star_player" and posted_star == s["key"] else [],
+        }
+        for s in hr.get("star_players", [])
+        if roster.key in s.get("plays_for", [])
+    ]
+    star_names = {s["key"]: s["name"] for s in hr.get("star_players", [])}
+    if any(row["errors"] for row in items) or any(row["errors"] for row in stars):
+        unplaced = []
+    elif posted == Inducement.Item.MERCENARY:
+        unplaced = [*form.non_field_errors(), *form.errors.get("item", []), *form.errors.get("star", [])]
+    merc = rule.get("mercenary", {})
+    surcharge, extra_skill = merc.get("surcharge", 0), merc.get("extra_skill", 0)
+    positions = list(roster.positions.order_by("order", "id"))
+    if form is None or posted != Inducement.Item.MERCENARY:
+        form = _inducement_form(hr, positions)
+    budget = state["budgets"].get(str(team.pk))
+    treasury = team_treasury(team=team)
+    turn_open = state["shopping"] == team.pk and match.status == Match.Status.SCHEDULED
+    able = team.players.filter(left_at__isnull=True, status__in=[Player.Status.ACTIVE, Player.Status.JOURNEYMAN])
+    induced_players = sum(i["quantity"] for i in bought if i["item"] in ("star_player", "mercenary"))
+    seconds = int(state["time_limit_seconds"] or 0)
+    return {
+        "match": match,
+        "league": match.league,
+        "sides": sides,
+        "team": team,
+        "may_shop": may_shop_for and turn_open,
+        "may_shop_for": may_shop_for,
+        "turn_open": turn_open,
+        "why_not": "" if turn_open else _not_your_turn(match, state, team, teams),
+        "step": state["step"],
+        "error": error,
+        "notice": notice,
+        "form": form,
+        "unplaced": unplaced,
+        "items": items,
+        "stars": stars,
+        "mercenary": {"surcharge": surcharge, "extra_skill": extra_skill},
+        "positions": [
+            {
+                "name": p.name,
+                "cost": p.cost,
+                "price": p.cost + surcharge,
+                "max": p.max_count,
+                "access": _access_words(p),
+            }
+            for p in positions
+        ],
+        "bought": [
+            {
+                **i,
+                "words": _inducement_words_out(i, star_names),
+                "shared": bool(i["star"]) and i["star"] in other_stars,
+            }
+            for i in bought
+        ],
+        "budget": budget,
+        "spent": sum(i["price"] for i in bought),
+        "treasury": treasury,
+        "treasury_after": treasury - (budget or {}).get("treasury_spent", 0),
+        "spendable": (budget or {}).get("remaining", 0) + treasury - (budget or {}).get("treasury_spent", 0),
+        "able_players": able.count(),
+        "induced_players": induced_players,
+        "max_players": hr.get("inducement_max_players"),
+        "time_limit": seconds,
+        "clock": _clock(seconds),
+    }
+
+
+def _inducement_words_out(row: Mapping, stars: Mapping[str, str]) -> str:
+    """The words of `_inducement_words` for an inducement as the service shows it (`inducement_out`)."""
+    if row["item"] == Inducement.Item.MERCENARY and row["position_name"]:
+        what = f"Mercenary {row['position_name']}" + (f" with {row['skill']}" if row["skill"] else "")
+    elif row["item"] == Inducement.Item.STAR_PLAYER:
+        what = f"Star Player {stars.get(row['star']) or words(row['star'])}"
+    else:
+        what = row["name"]
+    return f"{row['quantity']} × {what}" if row["quantity"] > 1 else what
+
+
+def _inducement_form(hr: Mapping, positions: list, data=None) -> InducementForm:
+    merc = hr["inducements"].get("mercenary", {})
+    surcharge = merc.get("surcharge", 0)
+    return InducementForm(
+        data,
+        positions=[(p.key, f"{p.name} — {fmt_gil(p.cost + surcharge)}") for p in positions],
+        skill_groups=[(f"{p.name} ({_access_words(p)})", _mercenary_skills(p, hr)) for p in positions],
+        extra_skill_price=fmt_gil(merc.get("extra_skill", 0)),
+    )
+
+
+def _access_words(position) -> str:
+    return " or ".join(words(c) for c in (position.skill_access or {}).get("normal", [])) or "none"
+
+
+def _mercenary_skills(position, hr: Mapping) -> list[str]:
+    """R: a mercenary's extra skill is one of his Normal access that he does not have (the service decides)."""
+    normal = (position.skill_access or {}).get("normal", [])
+    return [s for c in normal for s in hr.get("skills", {}).get(c, []) if s not in position.skills]
+
+
+@login_required
+def match_inducements(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
+    """`/matches/<id>/inducements/<team_id>/`: the team's shopping for inducements (Blitz Bowl). Its coach or the
+    commissioner buys in the team's turn — the budget, the list with limits and prices, the Star Players who
+    play for its roster, Mercenaries, and a "Give back" for each purchase; outside the turn the page is
+    read-only (a POST is a 409). The four-minute limit is a countdown in the browser, not enforced."""
+    match, sides = _prematch_match(pk)
+    side = next((s for s in sides if s.team_id == team_id), None)
+    if side is None:
+        raise Http404("That team does not play in this match.")
+    league, team = match.league, side.team
+    if "inducements" not in league.house_rules or not league.rules.prematch_steps:
+        raise Http404(f"{league.rules.name} has no inducements.")
+    is_commissioner = user_is_commissioner(user=request.user, league=league)
+    if not (is_commissioner or any(s.team.coach_id == request.user.pk for s in sides)):
+        return _refused(request, "Only a coach of this match or the commissioner can see its inducements.")
+    may_shop_for = is_commissioner or team.coach_id == request.user.pk
+    status, error, notice, form = 200, "", "", None
+    if request.method == "POST":
+        positions = list(team.roster.positions.order_by("order", "id"))
+        stars = {s["key"]: s["name"] for s in league.house_rules.get("star_players", [])}
+        removing = "remove" in request.POST
+        if not removing:
+            form = _inducement_form(league.house_rules, positions, data=request.POST)
+        try:
+            if removing:
+                try:
+                    inducement_id = int(request.POST["remove"])
+                except ValueError:
+                    raise RuleViolation("No such inducement of this team in this match.") from None
+                gone = Inducement.objects.filter(pk=inducement_id, match=match, team=team).first()
+                inducement_remove(user=request.user, match_id=pk, team_id=team_id, inducement_id=inducement_id)
+                done = f"Given back: {_inducement_words(gone, stars)}." if gone else "Given back."
+            elif form.is_valid():
+                bought = inducement_add(user=request.user, match_id=pk, team_id=team_id, **form.purchase())
+                bought = Inducement.objects.select_related("position").get(pk=bought.pk)
+                done = f"Bought: {_inducement_words(bought, stars)} for {fmt_gil(bought.price)}."
+            else:
+                status, error = 400, "Nothing was bought: check the form."
+        except NotPermitted as exc:
+            return _refused(request, exc.message)
+        except StepConflict:
+            status, error = 409, "It is not your turn to shop: nothing was changed."
+            form = None
+        except RuleViolation as exc:
+            status = 400
+            if form is not None:
+                form.add_service_error(exc)
+                error = "Nothing was bought."
+            else:
+                error = f"{exc.message} Nothing was changed."
+        else:
+            if status == 200:
+                if request.htmx:
+                    notice, form = done, None
+                else:
+                    messages.success(request, done)
+                    return redirect("match-inducements", pk=pk, team_id=team_id)
+    context = _shop_context(match, sides, team, may_shop_for=may_shop_for, form=form, error=error, notice=notice)
+    template = "matches/_inducements.html" if request.htmx else "matches/inducements.html"
+    return render(request, template, context, status=status)

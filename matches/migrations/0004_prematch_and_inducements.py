@@ -6,52 +6,129 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0003_result_body_and_row_detail'),
-        ('teams', '0005_player_campaign_state'),
+        ("matches", "0003_result_body_and_row_detail"),
+        ("teams", "0005_player_campaign_state"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Prematch',
+            name="Prematch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('step_index', models.PositiveSmallIntegerField(default=0)),
-                ('complete', models.BooleanField(default=False)),
-                ('weather', models.CharField(blank=True, max_length=30)),
-                ('fans', models.JSONField(blank=True, default=dict)),
-                ('fame', models.JSONField(blank=True, default=dict)),
-                ('team_values', models.JSONField(blank=True, default=dict)),
-                ('induced', models.JSONField(blank=True, default=dict)),
-                ('terrain', models.JSONField(blank=True, default=dict)),
-                ('log', models.JSONField(blank=True, default=list)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('aggressor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='teams.team')),
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='prematch', to='matches.match')),
-                ('superior', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='teams.team')),
-                ('underdog', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='teams.team')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("step_index", models.PositiveSmallIntegerField(default=0)),
+                ("complete", models.BooleanField(default=False)),
+                ("weather", models.CharField(blank=True, max_length=30)),
+                ("fans", models.JSONField(blank=True, default=dict)),
+                ("fame", models.JSONField(blank=True, default=dict)),
+                ("team_values", models.JSONField(blank=True, default=dict)),
+                ("induced", models.JSONField(blank=True, default=dict)),
+                ("terrain", models.JSONField(blank=True, default=dict)),
+                ("log", models.JSONField(blank=True, default=list)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "aggressor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="teams.team",
+                    ),
+                ),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="prematch", to="matches.match"
+                    ),
+                ),
+                (
+                    "superior",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="teams.team",
+                    ),
+                ),
+                (
+                    "underdog",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="teams.team",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Inducement',
+            name="Inducement",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('item', models.CharField(choices=[('keg', 'Blitzweiser Keg'), ('bribe', 'Bribe'), ('extra_training', 'Extra Team Training'), ('chef', 'Qu Master Chef'), ('wandering_white_mage', 'Wandering White Mage'), ('black_mage', 'Black Mage'), ('star_player', 'Star Player'), ('mercenary', 'Mercenary')], max_length=25)),
-                ('quantity', models.PositiveSmallIntegerField(default=1)),
-                ('skill', models.CharField(blank=True, max_length=40)),
-                ('star', models.CharField(blank=True, max_length=40)),
-                ('price', models.PositiveIntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='inducements', to='matches.match')),
-                ('position', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='teams.position')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='inducements', to='teams.team')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "item",
+                    models.CharField(
+                        choices=[
+                            ("keg", "Blitzweiser Keg"),
+                            ("bribe", "Bribe"),
+                            ("extra_training", "Extra Team Training"),
+                            ("chef", "Qu Master Chef"),
+                            ("wandering_white_mage", "Wandering White Mage"),
+                            ("black_mage", "Black Mage"),
+                            ("star_player", "Star Player"),
+                            ("mercenary", "Mercenary"),
+                        ],
+                        max_length=25,
+                    ),
+                ),
+                ("quantity", models.PositiveSmallIntegerField(default=1)),
+                ("skill", models.CharField(blank=True, max_length=40)),
+                ("star", models.CharField(blank=True, max_length=40)),
+                ("price", models.PositiveIntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="inducements", to="matches.match"
+                    ),
+                ),
+                (
+                    "position",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="teams.position",
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="inducements", to="teams.team"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'team', 'id'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('quantity__gte', 1)), name='inducement_quantity_positive')],
+                "ordering": ["match", "team", "id"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("quantity__gte", 1)), name="inducement_quantity_positive"
+                    )
+                ],
             },
         ),
     ]

@@ -70,3 +70,22 @@ def new_page(allow_async_unsafe, live_server, js_errors):
             # the test body got a connection of its own: close it here, or it outlives the test (PostgreSQL
             # then cannot drop the test database: "being accessed by other users").
             connections.close_all()
+
+
+@pytest.fixture
+def log_in(new_page):
+    """`log_in(username)`: a page in a browser context of its own (cookies apart), logged in as that user."""
+    from playwright.sync_api import expect
+
+    from tests.factories import PASSWORD
+
+    def open_as(username: str):
+        page = new_page()
+        page.goto("/login/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", PASSWORD)
+        page.locator("main").get_by_role("button", name="Log in").click()
+        expect(page.locator("header .who")).to_have_text(username)
+        return page
+
+    return open_as

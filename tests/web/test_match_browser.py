@@ -25,27 +25,11 @@ from django.conf import settings  # noqa: E402
 from matches.models import Match  # noqa: E402
 from teams.models import Player  # noqa: E402
 from teams.selectors import team_treasury  # noqa: E402
-from tests.factories import PASSWORD, LeagueFactory, TeamFactory, UserFactory, hire  # noqa: E402
+from tests.factories import LeagueFactory, TeamFactory, UserFactory, hire  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SCREENSHOT = Path(settings.BASE_DIR) / "var" / "match-report.png"
-
-
-@pytest.fixture
-def log_in(new_page):
-    """`log_in(username)`: a page in a browser context of its own (cookies apart), logged in as that user."""
-
-    def open_as(username: str):
-        page = new_page()
-        page.goto("/login/")
-        page.fill("#id_username", username)
-        page.fill("#id_password", PASSWORD)
-        page.locator("main").get_by_role("button", name="Log in").click()
-        expect(page.locator("header .who")).to_have_text(username)
-        return page
-
-    return open_as
 
 
 def data_value(page, selector: str) -> int:
