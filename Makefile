@@ -21,7 +21,7 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 ## run: web server, Celery worker and beat, with a demo league per ruleset (Ctrl-C stops all)
 run: $(VENV)/.runtime
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	DEBUG=1 $(BIN)/python manage.py load_demo
+	DEBUG=1 $(BIN)/python manage.py load_demo --queue-reports
 	DEBUG=1 PORT=$(PORT) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
 
 ## test: lint, migration check and the whole test suite
@@ -45,7 +45,7 @@ check-deploy: $(VENV)/.runtime
 
 demo: $(VENV)/.runtime
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	DEBUG=1 $(BIN)/python manage.py load_demo
+	DEBUG=1 $(BIN)/python manage.py load_demo --queue-reports
 
 clean:
 	rm -rf $(VENV) var

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from league.api.serializers import LeagueOut
 from league.models import League
+from league.reports import report_url
 from league.selectors import league_queryset
 from matches.api import MatchOut, RollOut
 from matches.models import Inducement, PlayerMatch, Roll
@@ -94,6 +95,8 @@ def league_export(*, league: League) -> dict:
         "matches": match_docs,
         "ledgers": ledgers,
         "rolls": RollOut(rolls, many=True).data,
-        # The weekly reports (issue 6) join the document when the league has them.
-        "reports": [],
+        "reports": [
+            {"id": r.pk, "week": r.week, "created_at": r.created_at.isoformat(), "url": report_url(r), "data": r.data}
+            for r in league.reports.order_by("-week_start", "-id")
+        ],
     }

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from zoneinfo import available_timezones
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.functional import cached_property
@@ -10,6 +14,21 @@ from django.utils.functional import cached_property
 from campaigns import house_rules
 from campaigns.rulesets import CHOICES as RULESET_CHOICES
 from campaigns.rulesets import get_ruleset
+
+WEEKDAYS = [
+    (0, "Monday"),
+    (1, "Tuesday"),
+    (2, "Wednesday"),
+    (3, "Thursday"),
+    (4, "Friday"),
+    (5, "Saturday"),
+    (6, "Sunday"),
+]
+
+
+def validate_timezone(value: str) -> None:
+    if value not in available_timezones():
+        raise ValidationError(f"{value!r} is not a time zone (e.g. Europe/London, America/New_York, UTC).")
 
 
 class League(models.Model):
@@ -22,6 +41,13 @@ class League(models.Model):
         default=True, help_text="Any signed-in user may join as a coach without the commissioner adding him."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    #: The weekly report: when it is written (in the league's time zone) and whether at all.
+    reports_enabled = models.BooleanField(default=True)
+    report_weekday = models.PositiveSmallIntegerField(
+        default=0, choices=WEEKDAYS, validators=[MaxValueValidator(6)], help_text="0 = Monday … 6 = Sunday."
+    )
+    report_hour = models.PositiveSmallIntegerField(default=8, validators=[MaxValueValidator(23)])
+    timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
 
     class Meta:
         ordering = ["name", "id"]
@@ -29,6 +55,8 @@ class League(models.Model):
             models.CheckConstraint(
                 condition=Q(ruleset__in=[key for key, _ in RULESET_CHOICES]), name="league_ruleset_known"
             ),
+            models.CheckConstraint(condition=Q(report_weekday__lte=6), name="league_report_weekday_valid"),
+            models.CheckConstraint(condition=Q(report_hour__lte=23), name="league_report_hour_valid"),
         ]
 
     def __str__(self) -> str:
@@ -94,3 +122,41 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} → {self.status_code}"
+
+
+class LeagueReport(models.Model):
+    """The weekly league report (the commissioner's newsletter): one per league and ISO week."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="reports")
+    #: The ISO week, e.g. "2026-W49".
+    week = models.CharField(max_length=8)
+    week_start = models.DateTimeField()
+    week_end = models.DateTimeField()
+    #: The report's sections as data (the export and the feed read it) and rendered for the page and e-mail.
+    data = models.JSONField(default=dict)
+    html = models.TextField()
+    text = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-week_start", "-id"]
+        constraints = [models.UniqueConstraint(fields=["league", "week"], name="report_once_per_league_week")]
+
+    def __str__(self) -> str:
+        return f"{self.league} — week {self.week}"
+
+
+class ReportDelivery(models.Model):
+    """A member was sent a week's report: never twice (a regenerated report is not mailed again)."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="report_deliveries")
+    week = models.CharField(max_length=8)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="report_deliveries")
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["league", "week", "user"], name="report_mailed_once_per_member")]
+
+    def __str__(self) -> str:
+        return f"{self.league} week {self.week} to {self.user}"

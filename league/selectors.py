@@ -32,3 +32,9 @@ def user_is_coach(*, user: AbstractBaseUser, league: League) -> bool:
 def league_commissioners(*, league: League) -> list[str]:
     """Usernames of the league's commissioners (uses prefetched memberships)."""
     return sorted(m.user.username for m in league.memberships.all() if m.role == Membership.Role.COMMISSIONER)
+
+
+def report_list(*, league: League, limit: int | None = None) -> list:
+    """The league's weekly reports, newest first, without their bodies (one query)."""
+    reports = league.reports.order_by("-week_start", "-id").only("pk", "week", "created_at", "updated_at", "league_id")
+    return list(reports[:limit] if limit else reports)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaigns import house_rules
@@ -27,11 +28,27 @@ def league_create(*, user: AbstractBaseUser, name: str, ruleset: str, overrides:
 
 
 def league_update(
-    *, league_id: int, name: str | None = None, overrides: dict | None = None, open_registration: bool | None = None
+    *,
+    league_id: int,
+    name: str | None = None,
+    overrides: dict | None = None,
+    open_registration: bool | None = None,
+    report_settings: dict | None = None,
 ) -> League:
-    """Change a league's settings. House-rule overrides merge into the ones already set."""
+    """Change a league's settings. House-rule overrides merge into the ones already set. `report_settings`
+    ({reports_enabled, report_weekday, report_hour, timezone}) sets when the weekly report is written."""
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league_id)
+        for field, value in (report_settings or {}).items():
+            if field not in REPORT_SETTINGS:
+                raise RuleViolation(f"{field} is not a report setting.", field=field)
+            setattr(league, field, value)
+        if report_settings:
+            try:
+                league.clean_fields(exclude=[f.name for f in League._meta.fields if f.name not in report_settings])
+            except ValidationError as exc:
+                field, messages = next(iter(exc.message_dict.items()))
+                raise RuleViolation(" ".join(messages), field=field) from exc
         if overrides is not None:
             defaults = league.rules.default_house_rules()
             house_rules.validate_overrides(defaults, overrides)
@@ -42,6 +59,10 @@ def league_update(
             league.open_registration = open_registration
         league.save()
     return league
+
+
+#: The league fields that say when its weekly report is written.
+REPORT_SETTINGS = ("reports_enabled", "report_weekday", "report_hour", "timezone")
 
 
 def league_replace_overrides(*, league_id: int, overrides: dict) -> League:

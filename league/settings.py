@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -112,7 +113,8 @@ if not REDIS_URL:
         "store_processed": False,
     }
 else:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+    # Fail fast when Redis is down, so "generate now" can say the queue is unavailable instead of hanging.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 3, "socket_timeout": 5}
     # Results are ignored unless a caller asks for one (ignore_result=False), e.g. a test awaiting a worker.
     CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_SERIALIZER = "json"
@@ -130,6 +132,8 @@ CELERY_BEAT_SCHEDULE = {
     "ledger-audit-nightly": {"task": "teams.tasks.ledger_audit", "schedule": 24 * 60 * 60},
     # Players' SPP recomputed from their per-match rows (the source of truth).
     "player-totals-audit-nightly": {"task": "matches.tasks.player_totals_audit", "schedule": 24 * 60 * 60},
+    # Hourly: each league whose report day and hour (in its own time zone) has come gets its weekly report.
+    "weekly-reports-fanout": {"task": "league.tasks.weekly_reports_fanout", "schedule": crontab(minute=0)},
 }
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
@@ -157,6 +161,8 @@ WHITENOISE_USE_FINDERS = True
 
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Dugout <dugout@localhost>")
+#: The service's address as the world sees it, for links in e-mails and feeds.
+SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 
 # --- API ------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

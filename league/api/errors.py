@@ -41,8 +41,9 @@ def exception_handler(exc, context):
     return response
 
 
-def validated(serializer_class, data) -> dict:
-    """Validate a request body with an input serializer; a bad field raises the usual 400."""
-    serializer = serializer_class(data=data)
+def validated(serializer_class, data, *, partial: bool = False) -> dict:
+    """Validate a request body with an input serializer; a bad field raises the usual 400. `partial` (a PATCH)
+    leaves out what the body does not name — a form-encoded body's missing checkbox is not a `false`."""
+    serializer = serializer_class(data=data, partial=partial)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data

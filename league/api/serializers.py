@@ -29,6 +29,10 @@ class LeagueOut(serializers.ModelSerializer):
             "house_rules",
             "house_rules_overrides",
             "stadiums",
+            "reports_enabled",
+            "report_weekday",
+            "report_hour",
+            "timezone",
             "created_at",
         ]
 
@@ -50,6 +54,17 @@ class LeagueUpdateIn(serializers.Serializer):
     name = serializers.CharField(max_length=100, required=False)
     house_rules = serializers.JSONField(required=False)
     open_registration = serializers.BooleanField(required=False)
+    reports_enabled = serializers.BooleanField(required=False)
+    report_weekday = serializers.IntegerField(required=False, min_value=0, max_value=6, help_text="0 = Monday.")
+    report_hour = serializers.IntegerField(required=False, min_value=0, max_value=23)
+    timezone = serializers.CharField(required=False, max_length=64, help_text="e.g. Europe/London")
+
+
+class ReportOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    week = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    url = serializers.CharField()
 
 
 class MembershipIn(serializers.Serializer):

@@ -12,11 +12,13 @@ from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnl
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaigns.errors import NotPermitted
 from campaigns.rulesets import REGISTRY
 from league import services
 from league.export import league_export
 from league.models import League
-from league.selectors import league_queryset
+from league.reports import report_queue_now, report_url
+from league.selectors import league_queryset, report_list, user_is_commissioner
 from matches.challenges import challenge_roll
 from matches.selectors import league_memorial, league_standings
 from teams.models import Position, Roster
@@ -30,6 +32,7 @@ from .serializers import (
     LeagueUpdateIn,
     MembershipIn,
     MembershipOut,
+    ReportOut,
     RosterOut,
     RulesetOut,
     StadiumSerializer,
@@ -89,12 +92,13 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @extend_schema(request=LeagueUpdateIn, responses=LeagueOut)
     def partial_update(self, request, pk=None):
         league = self.get_object()
-        data = validated(LeagueUpdateIn, request.data)
+        data = validated(LeagueUpdateIn, request.data, partial=True)
         services.league_update(
             league_id=league.pk,
             name=data.get("name"),
             overrides=data.get("house_rules"),
             open_registration=data.get("open_registration"),
+            report_settings={k: data[k] for k in services.REPORT_SETTINGS if k in data},
         )
         return Response(LeagueOut(self.get_queryset().get(pk=league.pk)).data)
 
@@ -183,3 +187,33 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         sequences, ledgers, rolls and reports."""
         league = get_object_or_404(League, pk=pk)
         return Response(league_export(league=league))
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: ReportOut(many=True),
+            202: OpenApiResponse(description='{"status": "queued", "week"}'),
+            503: OpenApiResponse(description="The report queue is unavailable."),
+        },
+    )
+    @action(detail=True, methods=["get", "post"])
+    def reports(self, request, pk=None):
+        """GET: the weekly reports, newest first. POST (commissioner): write this week's report now (it
+        replaces this week's), answered 202 once queued, 503 when the queue cannot be reached."""
+        league = get_object_or_404(League, pk=pk)
+        if request.method == "GET":
+            return Response(
+                [
+                    {"id": r.pk, "week": r.week, "created_at": r.created_at, "url": report_url(r)}
+                    for r in report_list(league=league)
+                ]
+            )
+        if not user_is_commissioner(user=request.user, league=league):
+            raise NotPermitted("Only the commissioner can have the report written now.")
+        week = report_queue_now(league=league)
+        if week is None:
+            return Response(
+                {"detail": "The report queue is unavailable right now: nothing was queued. Try again later."},
+                status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            )
+        return Response({"status": "queued", "week": week}, status=status.HTTP_202_ACCEPTED)

@@ -4,6 +4,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from campaigns.rulesets import CHOICES as RULESET_CHOICES
+from league.models import League
 
 
 class SignUpForm(UserCreationForm):
@@ -69,3 +70,13 @@ class HouseRulesForm(forms.Form):
 class StadiumForm(forms.Form):
     name = forms.CharField(max_length=100)
     special_attribute = forms.CharField(max_length=100, required=False)
+
+
+class ReportSettingsForm(forms.ModelForm):
+    """When the weekly report is written: day and hour in the league's own time zone."""
+
+    class Meta:
+        model = League
+        fields = ["reports_enabled", "report_weekday", "report_hour", "timezone"]
+        labels = {"reports_enabled": "Write a weekly report", "report_weekday": "Day", "report_hour": "Hour (0–23)"}
+        help_texts = {"timezone": "e.g. Europe/London, America/New_York, UTC"}

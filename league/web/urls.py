@@ -1,6 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from league.feeds import LeagueReportsFeed
+
 from . import views
 
 urlpatterns = [
@@ -11,6 +13,9 @@ urlpatterns = [
     path("leagues/new/", views.league_create, name="league-create"),
     path("leagues/<int:pk>/", views.league_detail, name="league-detail"),
     path("leagues/<int:pk>/join/", views.league_join, name="league-join"),
+    path("leagues/<int:pk>/reports/", views.league_reports, name="league-reports"),
+    path("leagues/<int:pk>/reports/feed/", LeagueReportsFeed(), name="league-reports-feed"),
+    path("leagues/<int:pk>/reports/<str:week>/", views.league_report, name="league-report"),
     path("leagues/<int:pk>/teams/new/", views.team_create, name="team-create"),
     path("commissioner/<int:league_id>/", views.commissioner_dashboard, name="commissioner-dashboard"),
     path("teams/<int:pk>/", views.team_detail, name="team-detail"),

@@ -16,8 +16,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from campaigns.errors import NotPermitted, RuleViolation
 from league import services as league_services
 from league.api.auth import LoginFailureThrottle
-from league.models import League, Membership
-from league.selectors import league_queryset, user_is_coach, user_is_commissioner
+from league.models import League, LeagueReport, Membership
+from league.reports import report_queue_now
+from league.selectors import league_queryset, report_list, user_is_coach, user_is_commissioner
 from matches import challenges
 from matches.forms import ChallengeForm
 from matches.models import Match
@@ -34,7 +35,17 @@ from teams.selectors import (
     team_state,
 )
 
-from .forms import HireForm, HouseRulesForm, LeagueForm, MemberForm, PurchaseForm, SignUpForm, StadiumForm, TeamForm
+from .forms import (
+    HireForm,
+    HouseRulesForm,
+    LeagueForm,
+    MemberForm,
+    PurchaseForm,
+    ReportSettingsForm,
+    SignUpForm,
+    StadiumForm,
+    TeamForm,
+)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -99,8 +110,35 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "fixtures": [m for m in matches if m.status != Match.Status.FINAL],
         "results": [m for m in reversed(matches) if m.status == Match.Status.FINAL],
         "may_schedule": is_commissioner or any(team.coach_id == user.pk for team in teams),
+        "reports": report_list(league=league),
     }
     return render(request, "league/league_detail.html", context)
+
+
+def league_reports(request: HttpRequest, pk: int) -> HttpResponse:
+    """`/leagues/<id>/reports/`: the league's weekly reports, newest first (and "generate now" for its commissioner)."""
+    league = get_object_or_404(League, pk=pk)
+    if request.method == "POST":
+        if not user_is_commissioner(user=request.user, league=league):
+            return HttpResponseForbidden("Only the commissioner can have the report written now.")
+        week = report_queue_now(league=league)
+        if week is None:
+            messages.error(request, "The report queue is unavailable right now: nothing was queued. Try again later.")
+        else:
+            messages.success(request, f"This week's report ({week}) is queued: it appears here in a minute or so.")
+        return redirect("league-reports", pk=league.pk)
+    context = {
+        "league": league,
+        "reports": report_list(league=league),
+        "is_commissioner": user_is_commissioner(user=request.user, league=league),
+    }
+    return render(request, "league/reports.html", context)
+
+
+def league_report(request: HttpRequest, pk: int, week: str) -> HttpResponse:
+    """`/leagues/<id>/reports/<week>/`: one weekly report, as the members received it."""
+    report = get_object_or_404(LeagueReport.objects.select_related("league"), league_id=pk, week=week)
+    return render(request, "league/report.html", {"league": report.league, "report": report})
 
 
 @login_required
@@ -391,6 +429,7 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
     member_form = MemberForm(prefix="member")
     rules_form = HouseRulesForm(prefix="rules", initial={"overrides": league.house_rules_overrides})
     stadium_form = StadiumForm(prefix="stadium")
+    report_form = ReportSettingsForm(prefix="report", instance=league)
     if request.method == "POST":
         action = request.POST.get("action")
         try:
@@ -408,6 +447,12 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
                     )
                     messages.success(request, "House rules saved.")
                     return redirect("commissioner-dashboard", league_id=league.pk)
+            elif action == "report":
+                report_form = ReportSettingsForm(request.POST, prefix="report", instance=league)
+                if report_form.is_valid():
+                    league_services.league_update(league_id=league.pk, report_settings=report_form.cleaned_data)
+                    messages.success(request, "Report settings saved.")
+                    return redirect("commissioner-dashboard", league_id=league.pk)
             elif action == "stadium":
                 stadium_form = StadiumForm(request.POST, prefix="stadium")
                 if stadium_form.is_valid():
@@ -422,6 +467,8 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
         "member_form": member_form,
         "rules_form": rules_form,
         "stadium_form": stadium_form,
+        "report_form": report_form,
+        "reports": report_list(league=league, limit=5),
         "effective_rules": json.dumps(league.house_rules, indent=2),
     }
     return render(request, "league/dashboard.html", context)

@@ -28,3 +28,15 @@ def test_the_demo_fixture_has_its_pre_match_sequence_under_way(db):
     prematch = Prematch.objects.get(match__league__ruleset="blitzbowl", match__status="scheduled")
     assert prematch.weather == "perfect_conditions" and len(prematch.fans) == 2 and not prematch.complete
     assert prematch.superior_id is not None and prematch.underdog_id is not None
+
+
+def test_make_run_queues_each_demo_leagues_report_for_the_worker(db, monkeypatch):
+    """`make run` loads the demo with --queue-reports: a report per demo league is queued for the worker."""
+    from league.tasks import generate_league_report
+
+    queued = []
+    monkeypatch.setattr(generate_league_report, "apply_async", lambda *a, **kw: queued.append((a, kw)))
+    call_command("load_demo", "--queue-reports", verbosity=0)
+    leagues = set(League.objects.filter(name__startswith="Demo ").values_list("pk", flat=True))
+    assert {kw["args"][0] for _, kw in queued} == leagues and len(queued) == 3
+    assert all(kw["kwargs"]["regenerate"] for _, kw in queued)

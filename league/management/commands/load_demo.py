@@ -116,6 +116,13 @@ DEMO_STEPS = [
 class Command(BaseCommand):
     help = "Create the demo leagues and logins (idempotent: an existing demo is left as it is)."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--queue-reports",
+            action="store_true",
+            help="Queue each demo league's weekly report now (make run does, so the worker writes them at once).",
+        )
+
     def handle(self, *args, **options):
         User = get_user_model()
         users = {}
@@ -159,6 +166,8 @@ class Command(BaseCommand):
                     self._play_demo_scorchball(league, users)
             self.stdout.write(f"Created {name} ({ruleset}).")
 
+        if options["queue_reports"]:
+            self._queue_reports()
         self.stdout.write(
             self.style.SUCCESS(
                 "\nDugout demo is ready at http://127.0.0.1:8000/\n"
@@ -302,3 +311,11 @@ class Command(BaseCommand):
             for step in ("goal_points", "abilities", "injuries", "team_stats"):
                 aftermath.aftermath_post(user=coach, match_id=match.pk, team_id=team.pk, step=step)
         services.match_schedule(user=users["commissioner"], league=league, team_ids=[maidens.pk, widows.pk])
+
+    def _queue_reports(self) -> None:
+        """Each demo league's weekly report is queued now, so the worker writes one within a minute of start."""
+        from league.reports import report_queue_now
+
+        for league in League.objects.filter(name__startswith="Demo ", reports__isnull=True).distinct():
+            if report_queue_now(league=league) is None:
+                self.stdout.write(f"The report queue is unavailable: {league.name}'s report comes on its day.")

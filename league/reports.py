@@ -1,0 +1,125 @@
+"""Weekly league reports: which leagues are due, writing a week's report once, and mailing it to the members
+at most once each. The Celery tasks in `league.tasks` are thin wrappers around these.
+
+A report is labelled by the ISO week in which it is written, in the league's time zone, and covers the seven
+days before that moment (written on Monday at 08:00, the default, it covers the week just played).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from .models import League, LeagueReport, Membership, ReportDelivery
+
+REPORT_SPAN = timedelta(days=7)
+log = logging.getLogger(__name__)
+
+
+def week_label(moment: datetime, tz: str) -> str:
+    """The ISO week of `moment` in the time zone `tz`, e.g. "2026-W49"."""
+    year, week, _ = moment.astimezone(ZoneInfo(tz)).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def leagues_due(moment: datetime) -> list[League]:
+    """The leagues whose report day and hour (in their own time zone) is the hour of `moment` (one query)."""
+    due = []
+    for league in League.objects.filter(reports_enabled=True).order_by("pk"):
+        local = moment.astimezone(ZoneInfo(league.timezone))
+        if local.weekday() == league.report_weekday and local.hour == league.report_hour:
+            due.append(league)
+    return due
+
+
+def report_generate(*, league_id: int, moment: datetime | None = None, regenerate: bool = False) -> LeagueReport:
+    """The league's report for the week of `moment`: written once (a second call returns the first), or
+    written again in place when `regenerate` (the commissioner's "generate now")."""
+    from .report_content import build_report
+
+    moment = moment or timezone.now()
+    with transaction.atomic():
+        # The league's row lock queues two workers writing the same report; the unique (league, week) backs it.
+        league = League.objects.select_for_update().get(pk=league_id)
+        week = week_label(moment, league.timezone)
+        report = LeagueReport.objects.filter(league=league, week=week).first()
+        if report is not None and not regenerate:
+            return report
+        start = moment - REPORT_SPAN
+        data = build_report(league=league, week_start=start, week_end=moment)
+        context = {"report": data, "league": league, "week": week, "base_url": settings.SITE_URL}
+        fields = {
+            "week_start": start,
+            "week_end": moment,
+            "data": data,
+            "html": render_to_string("league/_report_body.html", context),
+            "text": render_to_string("league/report_email.txt", context),
+        }
+        report, _ = LeagueReport.objects.update_or_create(league=league, week=week, defaults=fields)
+    return report
+
+
+def report_mail(*, report_id: int) -> int:
+    """Mail the report to every member of its league with an e-mail address, never twice for a week: each
+    member's delivery row is locked while his mail goes out, so two workers cannot both send it. Returns how
+    many were sent now."""
+    report = LeagueReport.objects.select_related("league").get(pk=report_id)
+    league = report.league
+    members = (
+        Membership.objects.filter(league=league)
+        .exclude(user__email="")
+        .select_related("user")
+        .order_by("user_id")
+        .distinct()
+    )
+    sent = 0
+    seen: set[int] = set()
+    for membership in members:
+        user = membership.user
+        if user.pk in seen:
+            continue
+        seen.add(user.pk)
+        with transaction.atomic():
+            delivery, _ = ReportDelivery.objects.get_or_create(league=league, week=report.week, user=user)
+            delivery = ReportDelivery.objects.select_for_update().get(pk=delivery.pk)
+            if delivery.sent_at is not None:
+                continue
+            message = EmailMultiAlternatives(
+                subject=f"{league.name} — the week's report ({report.week})",
+                body=report.text,
+                to=[user.email],
+            )
+            message.attach_alternative(report.html, "text/html")
+            message.send()
+            delivery.sent_at = timezone.now()
+            delivery.save(update_fields=["sent_at"])
+            sent += 1
+    return sent
+
+
+def report_url(report: LeagueReport) -> str:
+    return reverse("league-report", args=[report.league_id, report.week])
+
+
+def report_queue_now(*, league: League) -> str | None:
+    """Queue this week's report for writing now (replacing this week's); the week, or None when the queue
+    cannot be reached (the web keeps serving: the caller says so)."""
+    from .tasks import generate_league_report
+
+    moment = timezone.now()
+    try:
+        generate_league_report.apply_async(
+            args=[league.pk], kwargs={"now": moment.isoformat(), "regenerate": True}, retry=False
+        )
+    except Exception:  # any broker failure (refused, timeout, unknown host) means "not queued"
+        log.warning("report queue unavailable for league %s", league.pk, exc_info=True)
+        return None
+    return week_label(moment, league.timezone)
