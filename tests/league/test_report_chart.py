@@ -1,0 +1,120 @@
+"""The weekly report's team-value chart (league.report_chart): a self-contained SVG that e-mail clients and pages
+without JavaScript show as it is, and the season's series read from the match snapshots."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from league.models import League
+from league.report_chart import nice_ticks, season_series, team_value_chart
+from tests.factories import LeagueFactory, UserFactory
+from tests.league.test_report_content import BLITZ_STEPS, ids, play, walk
+from tests.matches.conftest import full_team
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+SERIES = {
+    "Ash Apes": [("1", 55_000), ("2", 58_000), ("now", 61_000)],
+    "<Evil & Co>": [("1", 60_000), ("2", 57_000), ("now", 57_000)],
+    "Quote \"Q\" 'Team'": [("1", 50_000), ("now", 52_000)],
+}
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def test_the_chart_is_well_formed_svg_with_one_polyline_per_team():
+    svg = team_value_chart(SERIES, title="Gil Cup: team value", unit="gil")
+    root = parse(svg)
+    assert root.tag == f"{SVG}svg"
+    assert root.get("role") == "img" and root.get("aria-label", "").startswith("Gil Cup: team value")
+    assert root.find(f"{SVG}title").text == "Gil Cup: team value"
+    lines = root.findall(f".//{SVG}polyline")
+    assert len(lines) == 3
+    # Each polyline has one point per value; the short series ends on the same "now" column as the others.
+    points = [line.get("points").split() for line in lines]
+    assert [len(p) for p in points] == [3, 3, 2]
+    assert points[2][-1].split(",")[0] == points[0][-1].split(",")[0]
+    # Axes with a few ticks and the legend's names.
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert {"50,000", "60,000"} <= set(texts) and {"1", "2", "now"} <= set(texts)
+    assert "Ash Apes — 61,000 gil" in texts and "<Evil & Co> — 57,000 gil" in texts
+
+
+def test_the_chart_escapes_team_names_and_carries_no_script_or_external_asset():
+    svg = team_value_chart(SERIES, title="<b>Cup</b> & co", unit="gil")
+    assert "<Evil & Co>" not in svg and "&lt;Evil &amp; Co&gt;" in svg
+    assert "<b>" not in svg
+    root = parse(svg)  # still well formed with quotes in an attribute
+    assert any(g.get("aria-label") == "Quote \"Q\" 'Team'" for g in root.iter(f"{SVG}g"))
+    assert "<Evil & Co>" in [t.text for t in root.iter(f"{SVG}title")]
+    lowered = svg.lower()
+    for forbidden in ("<script", "javascript:", "onload", "onclick", "href", "@import", "url(", "<style", "<image"):
+        assert forbidden not in lowered, forbidden
+
+
+def test_an_empty_or_flat_chart_still_renders():
+    root = parse(team_value_chart({}, title="Nothing yet", unit="gil"))
+    assert root.findall(f".//{SVG}polyline") == []
+    assert "No team value recorded yet" in [t.text for t in root.iter(f"{SVG}text")]
+    flat = parse(team_value_chart({"Solo": [("now", 55_000)]}, title="One", unit="points"))
+    assert len(flat.findall(f".//{SVG}polyline")) == 1 and len(flat.findall(f".//{SVG}circle")) == 1
+
+
+def test_nice_ticks_cover_the_range_with_round_steps():
+    assert nice_ticks(54_000, 61_000) == [54_000, 56_000, 58_000, 60_000, 62_000]
+    assert nice_ticks(90, 105) == [90, 95, 100, 105]
+    assert nice_ticks(55_000, 55_000)[0] < 55_000 < nice_ticks(55_000, 55_000)[-1]
+
+
+# --- the season's series ------------------------------------------------------------------------------------------
+
+
+def _league(api_as, size: int, tag: str) -> League:
+    commissioner = UserFactory(username=f"commish-{tag}")
+    league = LeagueFactory(created_by=commissioner, name=f"Chart {tag}", ruleset="blitzbowl")
+    teams = [full_team(league, UserFactory(username=f"{tag}{n}"), f"{tag} {n}") for n in range(size)]
+    for home, away in zip(teams[::2], teams[1::2], strict=True):
+        h = ids(home)
+        mid = play(
+            api_as,
+            commissioner,
+            away.coach,
+            league,
+            [home, away],
+            {
+                "teams": [{"team": home.pk, "score": 1}, {"team": away.pk, "score": 0}],
+                "players": [{"player": h[1], "touchdowns": 1}],
+            },
+        )
+        # The winner: winnings 3,000; Fan Factor 3d6 1 + 1 + 1 = 3 > 0 → FF 1 (+1,000 team value).
+        walk(
+            api_as,
+            commissioner,
+            mid,
+            home,
+            BLITZ_STEPS,
+            fortune=({"reroll_winnings": False, "seek_sponsor": False}, {"winnings": [3], "fan_factor": [1, 1, 1]}),
+            prepare=({}, {"expensive_mistakes": [6]}),
+        )
+    return League.objects.get(pk=league.pk)
+
+
+@pytest.mark.django_db
+def test_season_series_reads_the_snapshots_and_the_value_now_in_fixed_queries(api_as):
+    small, large = _league(api_as, 2, "S"), _league(api_as, 6, "L")
+    counts = []
+    for league in (small, large):
+        with CaptureQueriesContext(connection) as queries:
+            series = season_series(league)
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
+    # Eleven linemen (55,000) before the match; the winner gained a point of Fan Factor (+1,000).
+    assert season_series(small) == {"S 0": [("1", 55_000), ("now", 56_000)], "S 1": [("1", 55_000), ("now", 55_000)]}
+    assert len(series) == 6
+    assert len(parse(team_value_chart(series, title="L", unit="gil")).findall(f".//{SVG}polyline")) == 6
