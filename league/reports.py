@@ -8,7 +8,7 @@ days before that moment (written on Monday at 08:00, the default, it covers the 
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -31,11 +31,19 @@ def week_label(moment: datetime, tz: str) -> str:
 
 
 def leagues_due(moment: datetime) -> list[League]:
-    """The leagues whose report day and hour (in their own time zone) is the hour of `moment` (one query)."""
+    """The leagues whose report day and hour (in their own time zone) falls in the hour of `moment` (one query).
+
+    The league's local report time is taken on the local date of `moment` and placed on the UTC clock: a report
+    hour the clocks skip that day (spring forward) comes at the first hour after the gap; an hour the clocks
+    repeat (fall back) comes once, at its first occurrence.
+    """
+    hour = moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
     due = []
     for league in League.objects.filter(reports_enabled=True).order_by("pk"):
-        local = moment.astimezone(ZoneInfo(league.timezone))
-        if local.weekday() == league.report_weekday and local.hour == league.report_hour:
+        tz = ZoneInfo(league.timezone)
+        local = moment.astimezone(tz)
+        scheduled = datetime.combine(local.date(), time(league.report_hour), tzinfo=tz).astimezone(UTC)
+        if local.weekday() == league.report_weekday and scheduled == hour:
             due.append(league)
     return due
 
