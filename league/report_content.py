@@ -31,7 +31,7 @@ from django.db.models import Count, F, Sum
 from django.db.models.fields.json import KeyTransform
 
 from matches.models import Aftermath, Match, MatchTeam, PlayerMatch
-from matches.selectors import _rank, league_standings
+from matches.selectors import league_standings, standings_from
 from teams.models import LedgerEntry, Player
 from teams.selectors import team_queryset, team_state
 
@@ -119,52 +119,6 @@ _EPOCH = datetime.min.replace(tzinfo=UTC)
 
 
 # --- the standings as of a moment --------------------------------------------------------------------------------
-
-
-def standings_from(
-    *, teams: Iterable[tuple[int, str]], sides: Iterable[Mapping], tie_breakers: list[str]
-) -> list[dict]:
-    """The league table from final sides (the rows `league_standings` reads), ordered by the league's
-    tie-breakers with the standings' own `_rank`: the same table `league_standings` gives for the same sides."""
-    rows = {
-        pk: {
-            "team": pk,
-            "name": name,
-            "played": 0,
-            "won": 0,
-            "drawn": 0,
-            "lost": 0,
-            "points": 0,
-            "scored": 0,
-            "conceded": 0,
-            "casualties_inflicted": 0,
-        }
-        for pk, name in teams
-    }
-    by_match: dict[int, list[Mapping]] = defaultdict(list)
-    for side in sides:
-        by_match[side["match_id"]].append(side)
-    head_to_head: dict[tuple[int, int], int] = defaultdict(int)
-    for match_sides in by_match.values():
-        for side in match_sides:
-            row = rows.get(side["team_id"])
-            if row is None:
-                continue
-            others = [s for s in match_sides if s is not side]
-            row["played"] += 1
-            row[{"win": "won", "draw": "drawn", "loss": "lost"}.get(side["outcome"], "drawn")] += 1
-            row["points"] += side["league_points"]
-            row["scored"] += side["score"] or 0
-            row["conceded"] += sum(s["score"] or 0 for s in others)
-            row["casualties_inflicted"] += side["casualties_inflicted"]
-            for other in others:
-                head_to_head[(side["team_id"], other["team_id"])] += side["league_points"]
-    for row in rows.values():
-        row["difference"] = row["scored"] - row["conceded"]
-    ordered = _rank(list(rows.values()), list(tie_breakers), head_to_head)
-    for position, row in enumerate(ordered, start=1):
-        row["position"] = position
-    return ordered
 
 
 def _tie_breakers(league) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 
 from django.db.models import Prefetch, QuerySet
 
@@ -61,10 +62,22 @@ def league_standings(*, league: League) -> list[dict]:
     """R/H: league points from final results, ordered by the league's tie-breakers (default: points,
     touchdown difference, casualties inflicted, head-to-head, name). Two queries whatever the league size."""
     teams = list(Team.objects.filter(league=league).only("pk", "name"))
+    sides = MatchTeam.objects.filter(match__league=league, match__status=Match.Status.FINAL).values(
+        "match_id", "team_id", "score", "casualties_inflicted", "outcome", "league_points"
+    )
+    tie_breakers = league.house_rules.get("tie_breakers", ["points", "touchdown_difference", "name"])
+    return standings_from(teams=[(t.pk, t.name) for t in teams], sides=sides, tie_breakers=list(tie_breakers))
+
+
+def standings_from(
+    *, teams: Iterable[tuple[int, str]], sides: Iterable[Mapping], tie_breakers: list[str]
+) -> list[dict]:
+    """The league table from final sides (the rows `league_standings` reads), ordered by the league's
+    tie-breakers with `_rank` (also the weekly report's table as of a past moment)."""
     rows = {
-        t.pk: {
-            "team": t.pk,
-            "name": t.name,
+        pk: {
+            "team": pk,
+            "name": name,
             "played": 0,
             "won": 0,
             "drawn": 0,
@@ -74,12 +87,9 @@ def league_standings(*, league: League) -> list[dict]:
             "conceded": 0,
             "casualties_inflicted": 0,
         }
-        for t in teams
+        for pk, name in teams
     }
-    sides = MatchTeam.objects.filter(match__league=league, match__status=Match.Status.FINAL).values(
-        "match_id", "team_id", "score", "casualties_inflicted", "outcome", "league_points"
-    )
-    by_match: dict[int, list[dict]] = defaultdict(list)
+    by_match: dict[int, list[Mapping]] = defaultdict(list)
     for side in sides:
         by_match[side["match_id"]].append(side)
     head_to_head: dict[tuple[int, int], int] = defaultdict(int)
@@ -99,8 +109,6 @@ def league_standings(*, league: League) -> list[dict]:
                 head_to_head[(side["team_id"], other["team_id"])] += side["league_points"]
     for row in rows.values():
         row["difference"] = row["scored"] - row["conceded"]
-
-    tie_breakers = league.house_rules.get("tie_breakers", ["points", "touchdown_difference", "name"])
     ordered = _rank(list(rows.values()), list(tie_breakers), head_to_head)
     for position, row in enumerate(ordered, start=1):
         row["position"] = position
