@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8000
+# Test processes (pytest-xdist): one per core by default.
+TEST_WORKERS ?= auto
 
 .PHONY: run test lint format check-deploy demo clean bench
 
@@ -29,7 +31,7 @@ test: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS)
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .

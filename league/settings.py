@@ -5,6 +5,7 @@ server. DATABASE_URL and REDIS_URL switch to PostgreSQL and Redis (as CI and pro
 """
 
 import os
+import re
 from pathlib import Path
 
 import environ
@@ -96,6 +97,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache and Celery broker ---------------------------------------------------------
 REDIS_URL = env("REDIS_URL", default="")
+if REDIS_URL and env("PYTEST_XDIST_WORKER", default=""):
+    # Each test process of a parallel run (pytest-xdist) gets a Redis database of its own: the suite clears the
+    # cache between tests (a FLUSHDB), which must not empty another process's cache or broker queues mid-test.
+    REDIS_URL = re.sub(r"(/\d*)?$", f"/{1 + int(env('PYTEST_XDIST_WORKER').removeprefix('gw'))}", REDIS_URL, count=1)
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
