@@ -26,7 +26,9 @@ CACHE_SOCKET_TIMEOUT = 0.5
 BROKER_CONNECT_TIMEOUT = 0.5
 #: Seconds to wait for the broker's answer once connected (a publish is one small command; a worker's blocking
 #: pop is read only when its socket is readable, so this does not cut it short).
-BROKER_SOCKET_TIMEOUT = 2.0
+BROKER_SOCKET_TIMEOUT = 0.5
+#: Seconds the cache is left alone after a failure (every call a miss) before Redis is tried again.
+RETRY_AFTER = 5.0
 #: At most one "Redis is down" warning per this many seconds.
 WARN_EVERY = 60.0
 
@@ -34,21 +36,30 @@ WARN_EVERY = 60.0
 def _redis_errors() -> tuple[type[BaseException], ...]:
     import redis
 
-    # redis-py's ConnectionError and TimeoutError cover refused, reset, DNS failures and timeouts; OSError the
-    # socket errors that escape them.
-    return (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+    # Any Redis failure, not only ConnectionError and TimeoutError (refused, reset, DNS, timeouts): something
+    # else answering on the port gives InvalidResponse; OSError for the socket errors that escape them all.
+    return (redis.exceptions.RedisError, OSError)
 
 
 class FailOpenRedisCache(RedisCache):
-    """Django's Redis cache that behaves as a miss when Redis is unreachable, instead of raising."""
+    """Django's Redis cache that behaves as a miss when Redis is unreachable, instead of raising.
 
+    After a failure the cache counts as down for RETRY_AFTER seconds (in this process): calls miss at once
+    instead of each waiting out a timeout again, so a request touching the cache several times pays for at most
+    one timeout."""
+
+    _down_until = 0.0
     _last_warning = 0.0
 
     def _fail_open(self, operation: str, default: Any, call, *args, **kwargs):
+        now = time.monotonic()
+        if now < FailOpenRedisCache._down_until:
+            return default
         try:
             return call(*args, **kwargs)
         except _redis_errors() as error:
             now = time.monotonic()
+            FailOpenRedisCache._down_until = now + RETRY_AFTER
             if now - FailOpenRedisCache._last_warning >= WARN_EVERY or not FailOpenRedisCache._last_warning:
                 FailOpenRedisCache._last_warning = now
                 log.warning("cache unavailable (%s failed open): %s", operation, error)
@@ -77,11 +88,11 @@ class FailOpenRedisCache(RedisCache):
 
     def incr(self, key, delta=1, version=None):
         # Django's contract: incr of a missing key raises ValueError; with Redis down every key is missing.
-        try:
-            return super().incr(key, delta, version)
-        except _redis_errors() as error:
-            self._fail_open("incr", None, _raise, error)
-            raise ValueError(f"Key '{key}' not found (the cache is unavailable).") from error
+        missing = object()
+        value = self._fail_open("incr", missing, super().incr, key, delta, version)
+        if value is missing:
+            raise ValueError(f"Key '{key}' not found (the cache is unavailable).")
+        return value
 
     def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
         # The keys that could not be stored: all of them.
@@ -92,10 +103,6 @@ class FailOpenRedisCache(RedisCache):
 
     def clear(self):
         return self._fail_open("clear", False, super().clear)
-
-
-def _raise(error: BaseException):
-    raise error
 
 
 def redis_cache(url: str) -> dict:
