@@ -148,15 +148,30 @@ class LeagueReport(models.Model):
 
 
 class ReportDelivery(models.Model):
-    """A member was sent a week's report: never twice (a regenerated report is not mailed again)."""
+    """The outbox: one row per member and week, written in the report's transaction and mailed after it commits.
+
+    pending → sending (claimed by one worker with a conditional update) → sent. A row left in `sending` (its
+    worker died between claiming it and recording the send) may or may not have been mailed: it is never resent
+    automatically (a member is mailed at most once); `report_mail` logs it as stuck. A regenerated report is not
+    mailed again: the week's rows keep their state."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", "pending"
+        SENDING = "sending", "sending"
+        SENT = "sent", "sent"
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="report_deliveries")
     week = models.CharField(max_length=8)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="report_deliveries")
+    state = models.CharField(max_length=8, choices=State.choices, default=State.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: When a worker claimed the row (moved it to `sending`).
+    claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["league", "week", "user"], name="report_mailed_once_per_member")]
+        indexes = [models.Index(fields=["league", "week", "state"], name="report_outbox_by_state")]
 
     def __str__(self) -> str:
-        return f"{self.league} week {self.week} to {self.user}"
+        return f"{self.league} week {self.week} to {self.user} ({self.state})"

@@ -1,6 +1,11 @@
 """Weekly league reports: which leagues are due, writing a week's report once, and mailing it to the members
 at most once each. The Celery tasks in `league.tasks` are thin wrappers around these.
 
+The mail goes through an outbox (`ReportDelivery`, one row per member): the rows are written in the report's
+transaction, and only after it commits is each row claimed by one worker (a conditional update), mailed, and
+marked sent. A worker killed before the claim leaves the row pending (the task's redelivery mails it); killed
+after it, the row stays `sending` and is never mailed again (it may have gone out): at most once.
+
 A report is labelled by the ISO week in which it is written, in the league's time zone, and covers the seven
 days before that moment (written on Monday at 08:00, the default, it covers the week just played).
 """
@@ -72,45 +77,64 @@ def report_generate(*, league_id: int, moment: datetime | None = None, regenerat
             "text": render_to_string("league/report_email.txt", context),
         }
         report, _ = LeagueReport.objects.update_or_create(league=league, week=week, defaults=fields)
+        _outbox_fill(league=league, week=week)
     return report
 
 
+def _outbox_fill(*, league: League, week: str) -> None:
+    """One pending delivery per member with an address (in the report's transaction); a member's existing row
+    for the week keeps its state, so a regenerated report is not mailed again."""
+    user_ids = (
+        Membership.objects.filter(league=league).exclude(user__email="").values_list("user_id", flat=True).distinct()
+    )
+    ReportDelivery.objects.bulk_create(
+        [ReportDelivery(league=league, week=week, user_id=user_id) for user_id in sorted(set(user_ids))],
+        ignore_conflicts=True,
+    )
+
+
 def report_mail(*, report_id: int) -> int:
-    """Mail the report to every member of its league with an e-mail address, never twice for a week: each
-    member's delivery row is locked while his mail goes out, so two workers cannot both send it. Returns how
-    many were sent now."""
+    """Mail the report to each member whose delivery is pending, never twice: each row is claimed with a
+    conditional update (one winner among any number of workers), then mailed, then marked sent. Run outside a
+    transaction, so each claim is committed before its mail goes out. Returns how many were sent now."""
     report = LeagueReport.objects.select_related("league").get(pk=report_id)
     league = report.league
-    members = (
-        Membership.objects.filter(league=league)
-        .exclude(user__email="")
-        .select_related("user")
-        .order_by("user_id")
-        .distinct()
-    )
+    _outbox_fill(league=league, week=report.week)  # members who joined since the report was written get it too
+    outbox = ReportDelivery.objects.filter(league=league, week=report.week)
+    for stuck in outbox.filter(state=ReportDelivery.State.SENDING).values_list("pk", "user_id", "claimed_at"):
+        log.error("report delivery %s (user %s) claimed at %s and never marked sent: not resent", *stuck)
     sent = 0
-    seen: set[int] = set()
-    for membership in members:
-        user = membership.user
-        if user.pk in seen:
-            continue
-        seen.add(user.pk)
-        with transaction.atomic():
-            delivery, _ = ReportDelivery.objects.get_or_create(league=league, week=report.week, user=user)
-            delivery = ReportDelivery.objects.select_for_update().get(pk=delivery.pk)
-            if delivery.sent_at is not None:
-                continue
-            message = EmailMultiAlternatives(
-                subject=f"{league.name} — the week's report ({report.week})",
-                body=report.text,
-                to=[user.email],
-            )
-            message.attach_alternative(report.html, "text/html")
-            message.send()
-            delivery.sent_at = timezone.now()
-            delivery.save(update_fields=["sent_at"])
-            sent += 1
+    for delivery in outbox.filter(state=ReportDelivery.State.PENDING).select_related("user").order_by("user_id"):
+        # One query a row, by design: the claim is the row's own conditional UPDATE, committed before the send.
+        claimed = ReportDelivery.objects.filter(pk=delivery.pk, state=ReportDelivery.State.PENDING).update(
+            state=ReportDelivery.State.SENDING, claimed_at=timezone.now()
+        )
+        if not claimed:
+            continue  # another worker has it
+        _send(report, delivery)
+        ReportDelivery.objects.filter(pk=delivery.pk).update(state=ReportDelivery.State.SENT, sent_at=timezone.now())
+        sent += 1
     return sent
+
+
+def _send(report: LeagueReport, delivery: ReportDelivery) -> None:
+    """Mail one member; if the mail server refused it (nothing went out) the row is pending again, for the
+    task's retry. A timeout leaves it `sending`: the server may have taken the message."""
+    message = EmailMultiAlternatives(
+        subject=f"{report.league.name} — the week's report ({report.week})",
+        body=report.text,
+        to=[delivery.user.email],
+    )
+    message.attach_alternative(report.html, "text/html")
+    try:
+        message.send()
+    except TimeoutError:
+        raise
+    except Exception:
+        ReportDelivery.objects.filter(pk=delivery.pk, state=ReportDelivery.State.SENDING).update(
+            state=ReportDelivery.State.PENDING, claimed_at=None
+        )
+        raise
 
 
 def report_url(report: LeagueReport) -> str:

@@ -96,15 +96,31 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache and Celery broker ---------------------------------------------------------
+# Redis is a side service: with it down the cache misses (league.cache fails open, with bounded timeouts) and
+# only what needs the queue ("generate now") says it is unavailable; log-in, pages and the API keep working.
+from league.cache import BROKER_CONNECT_TIMEOUT, redis_broker_options, redis_cache  # noqa: E402
+
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL and env("PYTEST_XDIST_WORKER", default=""):
     # Each test process of a parallel run (pytest-xdist) gets a Redis database of its own: the suite clears the
     # cache between tests (a FLUSHDB), which must not empty another process's cache or broker queues mid-test.
     REDIS_URL = re.sub(r"(/\d*)?$", f"/{1 + int(env('PYTEST_XDIST_WORKER').removeprefix('gw'))}", REDIS_URL, count=1)
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": redis_cache(REDIS_URL)}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Every task's limits (seconds; the report is the longest, a few seconds on a big league): past the soft limit
+# the task is interrupted (its transaction rolls back), past the hard one its worker process is replaced.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=100)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=120)
+#: After how long the broker hands an unacknowledged task (its worker killed) to another worker: a little above
+#: the hard time limit, so a task still running is never handed out twice, and minutes, not an hour.
+CELERY_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT", default=CELERY_TASK_TIME_LIMIT + 30)
+# A publish is tried once, and a connection attempt takes at most this long: "generate now" answers 503 at once
+# with the broker down. (A worker still re-establishes a lost broker connection: broker_connection_retry.)
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_CONNECTION_TIMEOUT = BROKER_CONNECT_TIMEOUT
 
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
@@ -118,8 +134,9 @@ if not REDIS_URL:
         "store_processed": False,
     }
 else:
-    # Fail fast when Redis is down, so "generate now" can say the queue is unavailable instead of hanging.
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 3, "socket_timeout": 5}
+    # Fail fast when Redis is down (no publish retries, sub-second connect), so "generate now" can say the queue
+    # is unavailable instead of hanging; redeliver a killed worker's task after CELERY_VISIBILITY_TIMEOUT.
+    CELERY_BROKER_TRANSPORT_OPTIONS = redis_broker_options(visibility_timeout=CELERY_VISIBILITY_TIMEOUT)
     # Results are ignored unless a caller asks for one (ignore_result=False), e.g. a test awaiting a worker.
     CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_SERIALIZER = "json"

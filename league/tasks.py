@@ -1,8 +1,10 @@
 """Celery tasks for the weekly league reports: thin wrappers around `league.reports`.
 
-Every task acknowledges late (a worker lost mid-task leaves it queued) and retries transient failures —
-the database or the broker down, the mail server unreachable — with exponential backoff. They are safe to run
-twice: a week's report is written once per league and mailed at most once per member.
+Every task acknowledges late and is rejected back to the queue when its worker is lost (a worker killed mid-task
+leaves it queued: the broker hands it out again after CELERY_VISIBILITY_TIMEOUT, a little above the time limit),
+and retries transient failures — the database or the broker down, the mail server unreachable — with
+exponential backoff. They are safe to run twice: the fan-out only queues the reports, a week's report is written
+once per league, and each member's mail is claimed from the outbox by one run only.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import logging
 import smtplib
 
 from celery import shared_task
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -23,6 +26,9 @@ log = logging.getLogger(__name__)
 TRANSIENT = (OperationalError, InterfaceError, BrokerError, ConnectionError, smtplib.SMTPException, TimeoutError)
 RETRY = {
     "acks_late": True,
+    "reject_on_worker_lost": True,
+    "soft_time_limit": settings.CELERY_TASK_SOFT_TIME_LIMIT,
+    "time_limit": settings.CELERY_TASK_TIME_LIMIT,
     "autoretry_for": TRANSIENT,
     "retry_backoff": True,
     "retry_backoff_max": 600,
