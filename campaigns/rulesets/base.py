@@ -14,6 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from campaigns import house_rules
 from campaigns.errors import RuleViolation
 
 # Statuses of a player still on the roster (counted against roster limits).
@@ -143,6 +144,11 @@ class Ruleset:
     def default_house_rules(self) -> dict:
         """A fresh deep copy of the ruleset's defaults (callers may not mutate the shared one)."""
         return json.loads(json.dumps(dict(self._default_house_rules)))
+
+    def validate_house_rules(self, overrides: Any) -> dict:
+        """A commissioner's overrides, refused (naming the key) unless each has the default's shape; a ruleset
+        adds the bounds its rules set on particular keys."""
+        return house_rules.validate_overrides(self.default_house_rules(), overrides)
 
     def roster_data(self) -> list[dict]:
         """The rosters shipped with the ruleset, as loaded by the data migration."""
