@@ -286,6 +286,19 @@ class Ruleset:
             return 0
         return int(points.get(outcome, points.get("tie", 0) if outcome == "draw" else 0))
 
+    # --- stadium residencies ----------------------------------------------------------------------
+    #: Whether a team can hold a residency at one of the league's stadiums (its home stadium). Code outside
+    #: campaigns/ asks this instead of naming a ruleset.
+    has_residencies: bool = False
+
+    def residency_cancel_cost(self, hr: Mapping) -> int | None:
+        """What cancelling a residency costs; None when the ruleset has no residencies."""
+        return None
+
+    def check_residency_cancel(self, *, resident: bool, owns_stadium: bool, treasury: int, hr: Mapping) -> int:
+        """Refuse cancelling the team's residency, or return its cost in gil."""
+        raise RuleViolation(f"{self.name} teams have no home stadium.")
+
     def max_consecutive_meetings(self, hr: Mapping) -> int | None:
         """R (Blitz Bowl): a team may not meet the same opponent more than twice in a row."""
         return None
