@@ -18,3 +18,8 @@ class RuleViolation(Exception):
 
 class NotPermitted(RuleViolation):
     """The action is allowed by the rules, but not to this user (answered 403)."""
+
+
+class Conflict(RuleViolation):
+    """The action is allowed to this user, but not in the state the thing is in now (answered 409): e.g. a
+    residency cancelled when the team has none (any more)."""

@@ -18,9 +18,7 @@ def league_create(*, user: AbstractBaseUser, name: str, ruleset: str, overrides:
     """Create a league; its creator is its first commissioner."""
     if ruleset not in REGISTRY:
         raise RuleViolation(f"{ruleset!r} is not a ruleset: choose one of {', '.join(REGISTRY)}.", field="ruleset")
-    overrides = house_rules.validate_overrides(
-        REGISTRY[ruleset].default_house_rules(), {} if overrides is None else overrides
-    )
+    overrides = REGISTRY[ruleset].validate_house_rules({} if overrides is None else overrides)
     with transaction.atomic():
         league = League.objects.create(name=name, ruleset=ruleset, created_by=user, house_rules_overrides=overrides)
         Membership.objects.create(league=league, user=user, role=Membership.Role.COMMISSIONER)
@@ -50,8 +48,7 @@ def league_update(
                 field, messages = next(iter(exc.message_dict.items()))
                 raise RuleViolation(" ".join(messages), field=field) from exc
         if overrides is not None:
-            defaults = league.rules.default_house_rules()
-            house_rules.validate_overrides(defaults, overrides)
+            league.rules.validate_house_rules(overrides)
             league.house_rules_overrides = house_rules.merge(league.house_rules_overrides, overrides)
         if name is not None:
             league.name = name
@@ -69,7 +66,7 @@ def league_replace_overrides(*, league_id: int, overrides: dict) -> League:
     """Set the league's overrides to exactly these (the dashboard edits the whole set at once)."""
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league_id)
-        league.house_rules_overrides = house_rules.validate_overrides(league.rules.default_house_rules(), overrides)
+        league.house_rules_overrides = league.rules.validate_house_rules(overrides)
         league.save(update_fields=["house_rules_overrides"])
     return league
 

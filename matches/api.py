@@ -10,6 +10,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
+from campaigns.rulesets.elfball.rules import MAX_TESTS_TO_WIN
 from league.api.errors import validated
 from league.models import League
 
@@ -107,7 +108,14 @@ class MatchIn(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Match.Kind.choices, default=Match.Kind.LEAGUE)
     stadium = serializers.IntegerField(required=False, allow_null=True)
     event = serializers.ChoiceField(choices=Match.Event.choices, required=False, default="")
-    tests_to_win = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=9)
+    tests_to_win = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_TESTS_TO_WIN,
+        help_text="ElfBall: the first team to win N Tests wins (no limit in the rulebook; the bound refuses absurd "
+        "input).",
+    )
 
 
 class ResultSideIn(serializers.Serializer):

@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 
 from campaigns.errors import RuleViolation
+from campaigns.rulesets.elfball.rules import MAX_TESTS_TO_WIN
 
 from .models import Inducement, Match
 
@@ -135,7 +136,7 @@ class ScheduleForm(forms.Form):
             )
         if tests_to_win is not None:  # ElfBall: the first team to win N Tests wins
             self.fields["tests_to_win"] = forms.IntegerField(
-                label="Tests to win", min_value=1, max_value=9, initial=tests_to_win
+                label="Tests to win", min_value=1, max_value=MAX_TESTS_TO_WIN, initial=tests_to_win
             )
 
     def team_ids(self) -> list[int]:

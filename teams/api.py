@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
+from campaigns.errors import Conflict
 from league.api.errors import validated
 from league.api.permissions import IsTeamCoachOrReadOnly
 from league.models import League
@@ -268,6 +269,36 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def ready(self, request, pk=None):
         team = self.get_object()
         services.team_close_creation(team_id=team.pk, user=request.user)
+        return self._team_out(team.pk)
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: TeamOut,
+            400: OpenApiResponse(
+                inline_serializer(
+                    "ResidencyCancelRefused", {"treasury": serializers.ListField(child=serializers.CharField())}
+                ),
+                description="The treasury cannot pay the cancellation; nothing changed.",
+            ),
+            401: OpenApiResponse(description="Not signed in."),
+            403: OpenApiResponse(description="Only this team's coach may cancel its home stadium."),
+            404: OpenApiResponse(description="No such team, or its ruleset has no home stadiums."),
+            409: OpenApiResponse(description="The team has no home stadium to cancel, or owns it (sell it first)."),
+        },
+    )
+    @action(detail=True, methods=["post"], url_path="stadium/cancel")
+    def stadium_cancel(self, request, pk=None):
+        """Cancel the team's home stadium (Blitz Bowl: "at any time for 5,000 gil", the house rule
+        `residency.cancel_cost`), paid from the treasury. Answers the team."""
+        team = self.get_object()
+        rules = team.league.rules
+        if not rules.has_residencies:
+            return Response({"detail": f"{rules.name} teams have no home stadium."}, status=status.HTTP_404_NOT_FOUND)
+        try:
+            services.team_cancel_residency(team_id=team.pk, user=request.user)
+        except Conflict as exc:
+            return Response(exc.as_dict(), status=status.HTTP_409_CONFLICT)
         return self._team_out(team.pk)
 
     @extend_schema(

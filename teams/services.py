@@ -18,7 +18,7 @@ from campaigns.rulesets.base import fmt_gil
 from league.models import League, Membership
 
 from .models import LedgerEntry, Player, Position, Roster, Team
-from .selectors import team_state
+from .selectors import team_state, team_treasury
 
 
 @contextmanager
@@ -242,6 +242,35 @@ def team_close_creation(*, team_id: int, user: AbstractBaseUser) -> Team:
         team.league.rules.check_ready(team_state(team=team), team.league.house_rules)
         team.creation_closed_at = timezone.now()
         team.save(update_fields=["creation_closed_at"])
+    return team
+
+
+def team_cancel_residency(*, team_id: int, user: AbstractBaseUser) -> Team:
+    """Cancel the team's home stadium (R Blitz Bowl: "at any time for 5,000 gil"), by the team's coach.
+
+    Under the team's lock, so two cancels at once pay once: the second finds no residency (a Conflict). The cost
+    leaves the treasury through `ledger_post`; a treasury that cannot pay refuses it and nothing changes."""
+    with team_locked(team_id=team_id) as team:
+        if team.coach_id != user.pk:
+            raise NotPermitted("Only this team's coach may cancel its home stadium.")
+        league = team.league
+        stadium = team.home_stadium
+        cost = league.rules.check_residency_cancel(
+            resident=stadium is not None,
+            owns_stadium=team.owns_stadium,
+            treasury=team_treasury(team=team),
+            hr=league.house_rules,
+        )
+        if cost:
+            ledger_post(
+                team=team,
+                amount=-cost,
+                kind="residency_cancel",
+                reason=f"Cancelled the residency at {stadium.name}",
+                user=user,
+            )
+        team.home_stadium = None
+        team.save(update_fields=["home_stadium"])
     return team
 
 

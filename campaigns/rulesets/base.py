@@ -14,6 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from campaigns import house_rules
 from campaigns.errors import RuleViolation
 
 # Statuses of a player still on the roster (counted against roster limits).
@@ -143,6 +144,11 @@ class Ruleset:
     def default_house_rules(self) -> dict:
         """A fresh deep copy of the ruleset's defaults (callers may not mutate the shared one)."""
         return json.loads(json.dumps(dict(self._default_house_rules)))
+
+    def validate_house_rules(self, overrides: Any) -> dict:
+        """A commissioner's overrides, refused (naming the key) unless each has the default's shape; a ruleset
+        adds the bounds its rules set on particular keys."""
+        return house_rules.validate_overrides(self.default_house_rules(), overrides)
 
     def roster_data(self) -> list[dict]:
         """The rosters shipped with the ruleset, as loaded by the data migration."""
@@ -279,6 +285,19 @@ class Ruleset:
         if kind == "friendly" and not hr.get("friendlies_give_points", False):
             return 0
         return int(points.get(outcome, points.get("tie", 0) if outcome == "draw" else 0))
+
+    # --- stadium residencies ----------------------------------------------------------------------
+    #: Whether a team can hold a residency at one of the league's stadiums (its home stadium). Code outside
+    #: campaigns/ asks this instead of naming a ruleset.
+    has_residencies: bool = False
+
+    def residency_cancel_cost(self, hr: Mapping) -> int | None:
+        """What cancelling a residency costs; None when the ruleset has no residencies."""
+        return None
+
+    def check_residency_cancel(self, *, resident: bool, owns_stadium: bool, treasury: int, hr: Mapping) -> int:
+        """Refuse cancelling the team's residency, or return its cost in gil."""
+        raise RuleViolation(f"{self.name} teams have no home stadium.")
 
     def max_consecutive_meetings(self, hr: Mapping) -> int | None:
         """R (Blitz Bowl): a team may not meet the same opponent more than twice in a row."""

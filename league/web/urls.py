@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from league.feeds import LeagueReportsFeed
+from teams import web as team_web
 
 from . import views
 
@@ -22,6 +23,7 @@ urlpatterns = [
     path("teams/<int:pk>/hire/", views.team_hire, name="team-hire"),
     path("teams/<int:pk>/buy/", views.team_buy, name="team-buy"),
     path("teams/<int:pk>/ready/", views.team_ready, name="team-ready"),
+    path("teams/<int:pk>/stadium/cancel/", team_web.team_cancel_residency, name="team-cancel-residency"),
     path("teams/<int:pk>/players/<int:player_id>/fire/", views.team_fire, name="team-fire"),
     path("teams/<int:pk>/players/<int:player_id>/learn/", views.team_learn_ability, name="team-learn-ability"),
     path("leagues/<int:pk>/challenge/", views.league_challenge, name="league-challenge"),

@@ -263,6 +263,8 @@ def _sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
         "ruleset": rules.key,
         "bloody_blades": bool(hr.get("bloody_blades")),
         "advanced_wounds": bool(hr.get("advanced_wounds")),
+        # Only rulesets with residencies show a home stadium (and its cancel button).
+        "residency_cancel_cost": rules.residency_cancel_cost(hr) if rules.has_residencies else None,
         "ledger": list(team.ledger.order_by("-id")[:20]) if rules.economy == "gil" else [],
         **extra,
     }

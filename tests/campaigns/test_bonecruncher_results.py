@@ -93,11 +93,55 @@ def test_scorchball_result_normalised():
 
 
 def test_an_ordinary_match_is_scorchball():
-    """I: an ordinary match (event "") is played as Scorchball: squads are required."""
+    """I: an ordinary match (event "") is played as Scorchball: squads of 8, named when a team has more."""
     assert parse(scorchball(), event="")["teams"][0]["outcome"] == "win"
     body = scorchball()
     del body["teams"][1]["squad"]
-    refused(body, "teams[1].squad", event="")
+    assert "must be named" in refused(body, "teams[1].squad", event="").message
+
+
+#: Two teams of exactly 8 (R Scorchball: a squad of 8): team 1 has players 101–108, team 2 201–208.
+EIGHTS = {1: {100 + i: "active" for i in range(1, 9)}, 2: {200 + i: "active" for i in range(1, 9)}}
+
+
+def contract_scorchball(score1=3, score2=1) -> dict:
+    """The contract's result shape (api-v1 "Result body"): no `squad`, which is a Bone Cruncher extension."""
+    return {"teams": [{"team": 1, "score": score1}, {"team": 2, "score": score2}]}
+
+
+@pytest.mark.parametrize("event", ["scorchball", ""])
+def test_scorchball_squad_defaults_to_the_eight_able_players(event):
+    """R Scorchball "squad of 8" (rules/bonecruncher.md "Events"); I: the squad, left out, is every player able
+    to play — as Terminix does — so the contract's shape is enough for two teams of exactly 8."""
+    result = parse(contract_scorchball(), rosters=EIGHTS, event=event)
+    assert [t["squad"] for t in result["teams"]] == [sorted(EIGHTS[1]), sorted(EIGHTS[2])]
+    assert [t["outcome"] for t in result["teams"]] == ["win", "loss"]
+    assert {r["player"] for r in result["players"]} == set(EIGHTS[1]) | set(EIGHTS[2])
+
+
+def test_scorchball_default_squad_leaves_out_players_who_cannot_play():
+    """R: a dead player never plays again; I: the default squad is the players able to play, so a team of 9 with
+    one dead fields its 8 living and a journeyman counts as able."""
+    rosters = {1: {**EIGHTS[1], 109: "dead"}, 2: {**EIGHTS[2], 208: "journeyman"}}
+    result = parse(contract_scorchball(), rosters=rosters, event="scorchball")
+    assert result["teams"][0]["squad"] == sorted(EIGHTS[1])
+    assert 208 in result["teams"][1]["squad"]
+
+
+def test_scorchball_with_more_than_eight_able_players_must_name_its_squad():
+    """R Scorchball squad of 8 taken from the team's 12: with 12 able players and no squad the rulebook cannot
+    tell who played, so the squad must be named (a 400 naming the field)."""
+    body = contract_scorchball()
+    rosters = {1: ROSTERS[1], 2: EIGHTS[2]}
+    message = refused(body, "teams[0].squad", rosters=rosters).message
+    assert "must be named" in message and "12" in message and "8" in message
+
+
+def test_wounds_need_no_named_squad_when_it_defaults():
+    """I: wounds are taken by squad players; a defaulted squad counts like a named one."""
+    body = {**contract_scorchball(), "wounds": [{"player": 203, "wounds": 2}]}
+    rows = {r["player"]: r for r in parse(body, rosters=EIGHTS)["players"]}
+    assert rows[203]["wounds"] == 2
 
 
 def test_scorchball_draw_and_its_league_points():

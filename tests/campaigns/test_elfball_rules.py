@@ -5,6 +5,7 @@ import pytest
 from campaigns.errors import RuleViolation
 from campaigns.rulesets import get_ruleset
 from campaigns.rulesets.base import PlayerState, PositionSpec, RosterSpec, TeamState
+from campaigns.rulesets.elfball.rules import MAX_TESTS_TO_WIN
 
 EB = get_ruleset("elfball")
 HR = EB.default_house_rules()
@@ -84,3 +85,45 @@ def test_basic_mode_fixes_the_roster_at_ten():
     """R: Basic-rules teams are exactly 10 players."""
     with pytest.raises(RuleViolation, match="10"):
         EB.check_hire(team(10), HUNTER, {**HR, "basic_mode": True, "points_budget": 999})
+
+
+# --- Tests to win (rules/elfball.md "Matches") -------------------------------------------------------------------
+
+
+def _two_teams_result(score: int) -> dict:
+    return {
+        "teams": [{"team": 1, "score": score}, {"team": 2, "score": 0}],
+        "goals": [{"team": 1, "on_field": [11]}] * score,
+    }
+
+
+ROSTERS = {1: {11: "active", 12: "active"}, 2: {21: "active", 22: "active"}}
+
+
+@pytest.mark.parametrize("n", [10, 25, 99])
+def test_tests_to_win_above_nine_is_a_rule_of_the_match(n):
+    """R: the first team to win N Tests wins, N agreed before the match — the rulebook sets no upper limit."""
+    result = EB.parse_result(_two_teams_result(n), rosters=ROSTERS, event="", hr=HR, context={"tests_to_win": n})
+    assert [t["outcome"] for t in result["teams"]] == ["win", "loss"]
+
+
+@pytest.mark.parametrize("bad", [0, -2, 100, True, "3", 2.0])
+def test_tests_to_win_is_a_whole_number_of_at_least_one_and_not_absurd(bad):
+    """R: N Tests (a whole number ≥ 1); I: above `MAX_TESTS_TO_WIN` is absurd input, refused in words that say the
+    rulebook sets no limit."""
+    with pytest.raises(RuleViolation) as refused:
+        EB.parse_result(_two_teams_result(1), rosters=ROSTERS, event="", hr=HR, context={"tests_to_win": bad})
+    assert refused.value.field == "tests_to_win"
+    assert f"1 to {MAX_TESTS_TO_WIN}" in refused.value.message and "no limit" in refused.value.message
+
+
+@pytest.mark.parametrize(("value", "ok"), [(1, True), (15, True), (0, False), (100, False), (10**9, False)])
+def test_the_league_default_tests_to_win_is_validated_like_a_match(value, ok):
+    """H: league default 2 Tests to win, any whole number ≥ 1 the commissioner sets (I: up to the technical
+    bound)."""
+    if ok:
+        assert EB.validate_house_rules({"tests_to_win": value}) == {"tests_to_win": value}
+    else:
+        with pytest.raises(RuleViolation) as refused:
+            EB.validate_house_rules({"tests_to_win": value})
+        assert refused.value.field == "tests_to_win"

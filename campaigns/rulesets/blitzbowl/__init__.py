@@ -142,6 +142,15 @@ class BlitzBowl(Ruleset):
     def max_consecutive_meetings(self, hr: Mapping) -> int | None:
         return hr["max_consecutive_matches_vs_same_opponent"]
 
+    # R ("3. Fortune and FAME", Residency): a team may make one of the league's stadiums its home.
+    has_residencies = True
+
+    def residency_cancel_cost(self, hr: Mapping) -> int:
+        return rules.residency_cancel_cost(hr=hr)
+
+    def check_residency_cancel(self, *, resident: bool, owns_stadium: bool, treasury: int, hr: Mapping) -> int:
+        return rules.check_residency_cancel(resident=resident, owns_stadium=owns_stadium, treasury=treasury, hr=hr)
+
     def team_value(self, team: TeamState, hr: Mapping) -> int:
         return rules.team_value(
             player_values=(p.value for p in team.players if p.can_play),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from campaigns.errors import RuleViolation
+from campaigns.errors import Conflict, RuleViolation
 from campaigns.rulesets.base import fmt_gil
 
 
@@ -56,3 +56,28 @@ def check_count_limit(*, current: int, adding: int, maximum: int, what: str) -> 
             f"A team may have at most {maximum} {what}; it has {current} and cannot add {adding}.",
             field="quantity",
         )
+
+
+def residency_cancel_cost(*, hr: Mapping) -> int:
+    """R ("3. Fortune and FAME", Residency): a home stadium can be cancelled at any time for 5,000 gil
+    (H `residency.cancel_cost`)."""
+    return hr["residency"]["cancel_cost"]
+
+
+def check_residency_cancel(*, resident: bool, owns_stadium: bool, treasury: int, hr: Mapping) -> int:
+    """R: a home stadium can be cancelled at any time for 5,000 gil (H `residency.cancel_cost`); returns the cost.
+
+    I: "at any time" — between matches and during a post-match sequence alike. I: only a residency: a stadium the
+    team owns is sold first (the hire-and-fire step; the team then stays resident and may cancel). R/I: the
+    treasury pays the whole cost and never goes below 0 (refused, naming the treasury). A cost of 0 (a house
+    rule) cancels for nothing. Conflict when there is nothing to cancel."""
+    if not resident:
+        raise Conflict("The team has no home stadium to cancel.")
+    if owns_stadium:
+        raise Conflict(
+            "The team owns its home stadium: sell it in the post-match hire-and-fire step first; it then stays "
+            "resident and its residency can be cancelled."
+        )
+    cost = residency_cancel_cost(hr=hr)
+    check_affordable(cost=cost, treasury=treasury, what="Cancelling the home stadium")
+    return cost

@@ -31,19 +31,21 @@ def _event_key(event: str) -> str:
     return event or "scorchball"
 
 
-def _squad(raw: Any, *, roster: Mapping[int, str], path: str, limit: int, required: bool) -> list[int]:
+def _squad(raw: Any, *, roster: Mapping[int, str], path: str, limit: int) -> list[int]:
     """R: a team takes the field with a squad drawn from its players (Scorchball 8, Terminix 12): distinct players
-    of the team able to play — a dead player never plays again."""
+    of the team able to play — a dead player never plays again.
+    I (every event alike): left out, the squad is every player able to play; when that is more than the event's
+    squad the rulebook cannot tell who played, so the squad must be named."""
     field = f"{path}.squad"
     if raw is None:
-        if required:
-            raise RuleViolation(f"{field} must list the players who played (at most {limit}).", field=field)
         able = sorted(p for p, status in roster.items() if status in CAN_PLAY)
         if not able:
             raise RuleViolation(f"{field}: the team has no player able to play.", field=field)
         if len(able) > limit:
             raise RuleViolation(
-                f"{field}: the team has {len(able)} players able to play; list the {limit} who played.", field=field
+                f"{field}: a squad must be named — the team has {len(able)} players able to play and a squad has at "
+                f"most {limit}; list the players who played.",
+                field=field,
             )
         return able
     if not isinstance(raw, list) or not raw:
@@ -168,13 +170,14 @@ def parse_result(
 ) -> dict:
     """Validate and normalise a Bone Cruncher result; a RuleViolation names the field at fault.
 
-    R Scorchball (and I: an ordinary match): exactly two teams, each `{"team", "score", "squad"}` — the points
+    R Scorchball (and I: an ordinary match): exactly two teams, each `{"team", "score", "squad"?}` — the points
     scored and the squad of 1–8 who played (R: a squad of 8 taken from the team's 12); the higher score wins,
     equal is a draw; H: with the points end condition (hr events.scorchball end_condition "points" and a
     points_target), at most one team can reach the target.
     R Terminix: two or more teams, each `{"team", "placing", "eliminations", "squad"?}` — placings 1..n each
-    exactly once (the last team able to act is 1st), eliminations inflicted; I: the squad defaults to every
-    player able to play, and must be listed when that is more than 12. Placing 1 wins, the others lose.
+    exactly once (the last team able to act is 1st), eliminations inflicted. Placing 1 wins, the others lose.
+    I (both events): the squad defaults to every player able to play, and must be named when that is more than
+    the event's squad (8 or 12) — so the contract's result shape, without `squad`, is enough for a team of 8.
     Wounds (I): per squad player at most once; basic: a whole count, advanced: per area (a bare count strikes the
     torso); critical: Critical Wound Chart rolls 1–6, with the side of an arm or leg result if recorded.
 
@@ -203,7 +206,7 @@ def parse_result(
         path = f"teams[{index}]"
         if side.get("conceded", False) is not False:
             raise RuleViolation(f"{path}.conceded: Bone Cruncher has no conceding rule.", field=f"{path}.conceded")
-        squad = _squad(side.get("squad"), roster=rosters[team], path=path, limit=limit, required=kind == "scorchball")
+        squad = _squad(side.get("squad"), roster=rosters[team], path=path, limit=limit)
         line = {"index": index, "team": team, "squad": squad, "conceded": False, "mvp": None}
         if kind == "scorchball":
             line.update(score=whole(side.get("score"), f"{path}.score", maximum=999), placing=None, eliminations=0)

@@ -23,6 +23,14 @@ class ElfBall(Ruleset):
     def initial_player_value(self, position: PositionSpec, hr: Mapping) -> int:
         return hr["rookie_cost"]
 
+    def validate_house_rules(self, overrides: Any) -> dict:
+        """R: the league's default Tests to win is a whole number of at least 1 (no upper limit in the rulebook,
+        I: `rules.MAX_TESTS_TO_WIN` refuses absurd input)."""
+        overrides = super().validate_house_rules(overrides)
+        if "tests_to_win" in overrides:
+            rules.check_tests_to_win(overrides["tests_to_win"])
+        return overrides
+
     def check_join(self, team: TeamState, position: PositionSpec, hr: Mapping, *, value: int) -> None:
         check_position_limit(team, position)
         if hr["basic_mode"] and len(team.on_roster) >= hr["basic_roster_size"]:

@@ -21,15 +21,14 @@ from campaigns.errors import RuleViolation
 from campaigns.results import flag, player_rows, sides_by_team, whole
 
 from . import postmatch as pm
+from . import rules
 
 
 def _tests_to_win(context: Mapping, hr: Mapping) -> int:
     n = context.get("tests_to_win")
     if n is None:
         n = hr["tests_to_win"]
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise RuleViolation("The match's Tests to win must be a whole number of at least 1.", field="tests_to_win")
-    return n
+    return rules.check_tests_to_win(n)
 
 
 def _outcomes(teams: dict[int, dict], n: int, hr: Mapping) -> dict[int, str]:

@@ -34,3 +34,23 @@ def check_support_limit(*, current: int, adding: int, maximum: int, what: str) -
     """R: team support items have their maximum (Magic Potion 3, Beer Garden Beauty 2, Cheerleader 4, Wizard 1)."""
     if current + adding > maximum:
         raise RuleViolation(f"A team may have at most {maximum} {what}; it has {current}.", field="quantity")
+
+
+#: I: the rulebook sets no limit on N ("the first team to win N Tests wins … usually 2 or 3",
+#: rules/elfball.md "Matches"). This bound is technical, not a rule: it only refuses absurd input (the
+#: result page has a row per Test a team can win, and the match stores N in a small integer). Every check
+#: of N — the API, the schedule page, the house rule and the result — reads it from here.
+MAX_TESTS_TO_WIN = 99
+
+
+def check_tests_to_win(n: object, *, field: str = "tests_to_win") -> int:
+    """R: a match is a series of Tests; the first team to win N Tests wins (N agreed before the match, H league
+    default 2). N is a whole number of at least 1; the rulebook sets no upper limit (I: `MAX_TESTS_TO_WIN`
+    only refuses absurd input)."""
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_TESTS_TO_WIN:
+        raise RuleViolation(
+            f"Tests to win must be a whole number from 1 to {MAX_TESTS_TO_WIN} (the rulebook sets no limit; "
+            f"{MAX_TESTS_TO_WIN} only refuses absurd input).",
+            field=field,
+        )
+    return n
