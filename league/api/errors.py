@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError
+from django.db import DataError, IntegrityError
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -37,6 +37,12 @@ def exception_handler(exc, context):
             {"detail": "That conflicts with a change made at the same moment; nothing was applied. Please try again."},
             status=status.HTTP_409_CONFLICT,
         )
+    if isinstance(exc, DataError):
+        # The database refused a value the serializers let through (a number past a column's range, text
+        # PostgreSQL cannot store): the input's fault, and nothing was applied.
+        log.warning("data error answered as 400: %s", exc)
+        set_rollback()
+        return Response({"detail": "A value is out of the range Dugout can store."}, status=status.HTTP_400_BAD_REQUEST)
     response = drf_exception_handler(exc, context)
     return response
 
