@@ -6,7 +6,7 @@ PORT   ?= 8000
 # Test processes (pytest-xdist): one per core by default.
 TEST_WORKERS ?= auto
 
-.PHONY: run test lint format check-deploy demo clean bench
+.PHONY: run test lint format check-deploy demo clean bench fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,3 +55,7 @@ clean:
 ## bench: read-path timings and query counts against their targets (benchmarks/bench_reads.py)
 bench: $(VENV)/.dev
 	$(BIN)/python benchmarks/bench_reads.py
+
+## fuzz: schemathesis over every API operation against gunicorn on PostgreSQL + Redis (.ci/fuzz)
+fuzz: $(VENV)/.dev
+	BIN=$(BIN) .ci/fuzz

@@ -47,6 +47,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: refuses control characters in the address and oversized bodies, and answers any unreadable
+    # request 400 (JSON under /api/), before anything else reads the request.
+    "league.input_guard.InputGuardMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -201,8 +204,16 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Bodies bounded in size and depth before decoding, control characters refused (league/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "league.api.parsers.BoundedJSONParser",
+        "league.api.parsers.GuardedFormParser",
+        "league.api.parsers.GuardedMultiPartParser",
+    ],
+    # Id filters take any integer: an unknown id is an empty page, not a 400 (league/api/filters.py).
+    "DEFAULT_FILTER_BACKENDS": ["league.api.filters.IdFilterBackend"],
+    # Every operation's error answers documented in one place (league/api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "league.api.schema.DugoutAutoSchema",
     "EXCEPTION_HANDLER": "league.api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"login_failures": env("LOGIN_FAILURE_RATE", default="10/min")},
     # How many proxies stand in front of Dugout: 0 means throttles key by the socket address and never
@@ -215,6 +226,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # The contract's bodies are JSON; the form parsers stay for browsers but are not the API's promise.
+    "PARSER_WHITELIST": ["league.api.parsers.BoundedJSONParser"],
     # Swagger UI served from our own static files (drf-spectacular-sidecar), never a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

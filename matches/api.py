@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.core.exceptions import ObjectDoesNotExist
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -12,6 +11,7 @@ from rest_framework.response import Response
 
 from campaigns.rulesets.elfball.rules import MAX_TESTS_TO_WIN
 from league.api.errors import validated
+from league.api.lookup import object_or_404, path_id
 from league.models import League
 
 from . import aftermath as engine
@@ -268,49 +268,49 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(request=ResultIn, responses={201: MatchOut})
     @action(detail=True, methods=["post"])
     def result(self, request, pk=None):
-        get_object_or_404(Match, pk=pk)
-        services.match_submit_result(user=request.user, match_id=int(pk), body=request.data)
-        return self._out(int(pk), status.HTTP_201_CREATED)
+        object_or_404(Match, pk=pk)
+        services.match_submit_result(user=request.user, match_id=path_id(pk), body=request.data)
+        return self._out(path_id(pk), status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses=MatchOut)
     @action(detail=True, methods=["post"])
     def confirm(self, request, pk=None):
-        get_object_or_404(Match, pk=pk)
-        services.match_confirm(user=request.user, match_id=int(pk))
-        return self._out(int(pk))
+        object_or_404(Match, pk=pk)
+        services.match_confirm(user=request.user, match_id=path_id(pk))
+        return self._out(path_id(pk))
 
     @extend_schema(request=None, responses=MatchOut)
     @action(detail=True, methods=["post"])
     def reject(self, request, pk=None):
-        get_object_or_404(Match, pk=pk)
-        services.match_reject(user=request.user, match_id=int(pk))
-        return self._out(int(pk))
+        object_or_404(Match, pk=pk)
+        services.match_reject(user=request.user, match_id=path_id(pk))
+        return self._out(path_id(pk))
 
     @extend_schema(request=ResultIn, responses=MatchOut)
     @action(detail=True, methods=["post"])
     def correct(self, request, pk=None):
         """The commissioner corrects a final result: its effects are reversed and the corrected one applied."""
-        get_object_or_404(Match, pk=pk)
-        corrections.match_correct(user=request.user, match_id=int(pk), body=request.data)
-        return self._out(int(pk))
+        object_or_404(Match, pk=pk)
+        corrections.match_correct(user=request.user, match_id=path_id(pk), body=request.data)
+        return self._out(path_id(pk))
 
     @extend_schema(responses=RollOut(many=True))
     @action(detail=True, methods=["get"])
     def rolls(self, request, pk=None):
-        match = get_object_or_404(Match, pk=pk)
+        match = object_or_404(Match, pk=pk)
         return Response(RollOut(match.rolls.order_by("id"), many=True).data)
 
     @extend_schema(request=StepIn, responses=AftermathOut)
-    @action(detail=True, methods=["get", "post"], url_path=r"aftermath/(?P<team_id>\d+)")
+    @action(detail=True, methods=["get", "post"], url_path=r"aftermath/(?P<team_id>[0-9]+)")
     def aftermath(self, request, pk=None, team_id=None):
-        record = get_object_or_404(Aftermath.objects.select_related("match__league"), match_id=pk, team_id=team_id)
+        record = object_or_404(Aftermath.objects.select_related("match__league"), match_id=pk, team_id=team_id)
         if request.method == "GET":
             return Response(engine.aftermath_state(record))
         data = validated(StepIn, request.data)
         record = engine.aftermath_post(
             user=request.user,
-            match_id=int(pk),
-            team_id=int(team_id),
+            match_id=path_id(pk),
+            team_id=path_id(team_id),
             step=data["step"],
             choices=data.get("choices"),
             rolls=data.get("rolls"),
@@ -322,7 +322,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def prematch(self, request, pk=None):
         """The pre-match sequence: Blitz Bowl weather, fans, inducements_superior, inducements_underdog;
         Bone Cruncher aggressor, terrain. POST runs the current step (409 for any other)."""
-        match = get_object_or_404(Match.objects.select_related("league"), pk=pk)
+        match = object_or_404(Match.objects.select_related("league"), pk=pk)
         if request.method == "POST":
             data = validated(StepIn, request.data)
             prematch.prematch_post(
@@ -334,25 +334,26 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             )
         return Response(prematch.prematch_state(match))
 
-    @extend_schema(request=InducementIn, responses={201: InducementOut, 200: InducementOut(many=True)})
-    @action(detail=True, methods=["get", "post"], url_path=r"inducements/(?P<team_id>\d+)")
+    @extend_schema(methods=["GET"], responses=InducementOut(many=True))
+    @extend_schema(methods=["POST"], request=InducementIn, responses={201: InducementOut})
+    @action(detail=True, methods=["get", "post"], url_path=r"inducements/(?P<team_id>[0-9]+)")
     def inducements(self, request, pk=None, team_id=None):
         """A team's inducements for this match; POST buys one in its shopping turn (409 outside it)."""
-        match = get_object_or_404(Match, pk=pk)
+        match = object_or_404(Match, pk=pk)
         if request.method == "GET":
-            rows = match.inducements.filter(team_id=team_id).select_related("position").order_by("id")
+            rows = match.inducements.filter(team_id=path_id(team_id)).select_related("position").order_by("id")
             return Response([prematch.inducement_out(i) for i in rows])
         data = validated(InducementIn, request.data)
-        bought = prematch.inducement_add(user=request.user, match_id=match.pk, team_id=int(team_id), **data)
+        bought = prematch.inducement_add(user=request.user, match_id=match.pk, team_id=path_id(team_id), **data)
         bought = Inducement.objects.select_related("position").get(pk=bought.pk)
         return Response(prematch.inducement_out(bought), status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={204: None})
-    @action(detail=True, methods=["delete"], url_path=r"inducements/(?P<team_id>\d+)/(?P<inducement_id>\d+)")
+    @action(detail=True, methods=["delete"], url_path=r"inducements/(?P<team_id>[0-9]+)/(?P<inducement_id>[0-9]+)")
     def inducement(self, request, pk=None, team_id=None, inducement_id=None):
         """Give an inducement back while the team's shopping turn is open."""
-        get_object_or_404(Match, pk=pk)
+        object_or_404(Match, pk=pk)
         prematch.inducement_remove(
-            user=request.user, match_id=int(pk), team_id=int(team_id), inducement_id=int(inducement_id)
+            user=request.user, match_id=path_id(pk), team_id=path_id(team_id), inducement_id=path_id(inducement_id)
         )
         return Response(status=status.HTTP_204_NO_CONTENT)

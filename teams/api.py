@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
-from campaigns.errors import Conflict
 from league.api.errors import validated
+from league.api.lookup import object_or_404, path_id
 from league.api.permissions import IsTeamCoachOrReadOnly
 from league.models import League
 
@@ -232,29 +231,30 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         player = Player.objects.select_related("position", "team__league").get(pk=player_id, team_id=team_id)
         return PlayerOut(player).data
 
-    @extend_schema(request=PlayerPatchEquipmentIn, responses={200: PlayerOut, 204: None})
-    @action(detail=True, methods=["patch", "delete"], url_path=r"players/(?P<player_id>\d+)")
+    @extend_schema(methods=["PATCH"], request=PlayerPatchEquipmentIn, responses={200: PlayerOut})
+    @extend_schema(methods=["DELETE"], responses={204: None})
+    @action(detail=True, methods=["patch", "delete"], url_path=r"players/(?P<player_id>[0-9]+)")
     def player(self, request, pk=None, player_id=None):
         team = self.get_object()
-        get_object_or_404(Player, pk=player_id, team=team, left_at__isnull=True)
+        object_or_404(Player.objects.filter(team=team, left_at__isnull=True), pk=player_id)
         if request.method == "DELETE":
-            services.team_fire_player(team_id=team.pk, player_id=int(player_id), user=request.user)
+            services.team_fire_player(team_id=team.pk, player_id=path_id(player_id), user=request.user)
             return Response(status=status.HTTP_204_NO_CONTENT)
         data = validated(PlayerPatchEquipmentIn, request.data)
-        services.team_update_player(team_id=team.pk, player_id=int(player_id), user=request.user, fields=data)
-        return Response(self._player_out(team.pk, int(player_id)))
+        services.team_update_player(team_id=team.pk, player_id=path_id(player_id), user=request.user, fields=data)
+        return Response(self._player_out(team.pk, path_id(player_id)))
 
     @extend_schema(request=AbilityIn, responses={201: PlayerOut})
-    @action(detail=True, methods=["post"], url_path=r"players/(?P<player_id>\d+)/abilities")
+    @action(detail=True, methods=["post"], url_path=r"players/(?P<player_id>[0-9]+)/abilities")
     def abilities(self, request, pk=None, player_id=None):
         """ElfBall: learn an ability the player is entitled to (every full 10 Goal Points), at any time."""
         team = self.get_object()
-        get_object_or_404(Player, pk=player_id, team=team, left_at__isnull=True)
+        object_or_404(Player.objects.filter(team=team, left_at__isnull=True), pk=player_id)
         data = validated(AbilityIn, request.data)
         services.team_learn_ability(
-            team_id=team.pk, player_id=int(player_id), user=request.user, ability=data["ability"]
+            team_id=team.pk, player_id=path_id(player_id), user=request.user, ability=data["ability"]
         )
-        return Response(self._player_out(team.pk, int(player_id)), status=status.HTTP_201_CREATED)
+        return Response(self._player_out(team.pk, path_id(player_id)), status=status.HTTP_201_CREATED)
 
     @extend_schema(request=PurchaseIn, responses={201: TeamOut})
     @action(detail=True, methods=["post"])
@@ -295,10 +295,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         rules = team.league.rules
         if not rules.has_residencies:
             return Response({"detail": f"{rules.name} teams have no home stadium."}, status=status.HTTP_404_NOT_FOUND)
-        try:
-            services.team_cancel_residency(team_id=team.pk, user=request.user)
-        except Conflict as exc:
-            return Response(exc.as_dict(), status=status.HTTP_409_CONFLICT)
+        services.team_cancel_residency(team_id=team.pk, user=request.user)
         return self._team_out(team.pk)
 
     @extend_schema(
@@ -315,7 +312,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @action(detail=True, methods=["get"])
     def ledger(self, request, pk=None):
         """One account's entries, oldest first, so `balance_after` is the running sum down the list."""
-        team = get_object_or_404(Team, pk=pk)
+        team = object_or_404(Team, pk=pk)
         account = request.query_params.get("account", LedgerEntry.Account.TREASURY)
         if account not in LedgerEntry.Account.values:
             return Response(
@@ -367,7 +364,7 @@ class TransferViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         return Response(TransferOut(transfer).data, status=status.HTTP_201_CREATED)
 
     def _decide(self, request, pk, service) -> Response:
-        transfer = service(user=request.user, transfer_id=int(pk))
+        transfer = service(user=request.user, transfer_id=path_id(pk))
         return Response(TransferOut(Transfer.objects.select_related("player").get(pk=transfer.pk)).data)
 
     @extend_schema(request=None, responses=TransferOut)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import logging
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError
+from django.db import DataError, IntegrityError
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from campaigns.errors import NotPermitted, RuleViolation
+from campaigns.errors import Conflict, NotPermitted, RuleViolation
 
 log = logging.getLogger(__name__)
 
@@ -19,7 +19,12 @@ log = logging.getLogger(__name__)
 def exception_handler(exc, context):
     if isinstance(exc, RuleViolation):
         set_rollback()
-        code = status.HTTP_403_FORBIDDEN if isinstance(exc, NotPermitted) else status.HTTP_400_BAD_REQUEST
+        if isinstance(exc, NotPermitted):
+            code = status.HTTP_403_FORBIDDEN
+        elif isinstance(exc, Conflict):
+            code = status.HTTP_409_CONFLICT
+        else:
+            code = status.HTTP_400_BAD_REQUEST
         return Response(exc.as_dict(), status=code)
     if exc.__class__.__name__ == "StepConflict":
         set_rollback()
@@ -37,6 +42,12 @@ def exception_handler(exc, context):
             {"detail": "That conflicts with a change made at the same moment; nothing was applied. Please try again."},
             status=status.HTTP_409_CONFLICT,
         )
+    if isinstance(exc, DataError):
+        # The database refused a value the serializers let through (a number past a column's range, text
+        # PostgreSQL cannot store): the input's fault, and nothing was applied.
+        log.warning("data error answered as 400: %s", exc)
+        set_rollback()
+        return Response({"detail": "A value is out of the range Dugout can store."}, status=status.HTTP_400_BAD_REQUEST)
     response = drf_exception_handler(exc, context)
     return response
 

@@ -5,8 +5,20 @@ from matches.api import MatchViewSet
 from teams.api import TeamViewSet, TransferViewSet
 
 from . import auth, views
+from .lookup import ID_PATTERN
 
-router = DefaultRouter(trailing_slash=True)
+
+class IdRouter(DefaultRouter):
+    """Every viewset's `{id}` is digits, so `/leagues/abc/standings/` is a 404 at the resolver, for every
+    viewset registered here now or later."""
+
+    def get_lookup_regex(self, viewset, lookup_prefix=""):
+        lookup_url_kwarg = getattr(viewset, "lookup_url_kwarg", None) or getattr(viewset, "lookup_field", "pk")
+        lookup_value = getattr(viewset, "lookup_value_regex", ID_PATTERN)
+        return f"(?P<{lookup_prefix}{lookup_url_kwarg}>{lookup_value})"
+
+
+router = IdRouter(trailing_slash=True)
 router.register("leagues", views.LeagueViewSet, basename="league")
 router.register("teams", TeamViewSet, basename="team")
 router.register("transfers", TransferViewSet, basename="transfer")

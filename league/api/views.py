@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -24,6 +23,7 @@ from matches.selectors import league_memorial, league_standings
 from teams.models import Position, Roster
 
 from .errors import validated
+from .lookup import object_or_404
 from .permissions import IsCommissionerOrReadOnly
 from .serializers import (
     ChallengeIn,
@@ -102,7 +102,8 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         )
         return Response(LeagueOut(self.get_queryset().get(pk=league.pk)).data)
 
-    @extend_schema(request=MembershipIn, responses={201: MembershipOut, 200: MembershipOut(many=True)})
+    @extend_schema(methods=["GET"], responses=MembershipOut(many=True))
+    @extend_schema(methods=["POST"], request=MembershipIn, responses={201: MembershipOut})
     @action(detail=True, methods=["get", "post"])
     def members(self, request, pk=None):
         league = self.get_object()
@@ -115,23 +116,24 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @extend_schema(request=None, responses={201: MembershipOut})
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def join(self, request, pk=None):
-        league = get_object_or_404(League, pk=pk)
+        league = object_or_404(League, pk=pk)
         membership = services.league_join(league=league, user=request.user)
         return Response(MembershipOut(membership).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: OpenApiResponse(description="{league, rows: [...]} in standings order")})
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
-        league = get_object_or_404(League, pk=pk)
+        league = object_or_404(League, pk=pk)
         return Response({"league": league.pk, "rows": league_standings(league=league)})
 
     @extend_schema(responses={200: OpenApiResponse(description="[{player, name, team, spp, matches, ...}]")})
     @action(detail=True, methods=["get"])
     def memorial(self, request, pk=None):
-        league = get_object_or_404(League, pk=pk)
+        league = object_or_404(League, pk=pk)
         return Response(league_memorial(league=league))
 
-    @extend_schema(request=StadiumSerializer, responses={201: StadiumSerializer, 200: StadiumSerializer(many=True)})
+    @extend_schema(methods=["GET"], responses=StadiumSerializer(many=True))
+    @extend_schema(methods=["POST"], request=StadiumSerializer, responses={201: StadiumSerializer})
     @action(detail=True, methods=["get", "post"])
     def stadiums(self, request, pk=None):
         league = self.get_object()
@@ -154,7 +156,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def challenge(self, request, pk=None):
         """ElfBall's Challenge roller: exploding sixes, flops, thresholds of 7+; entered dice are scored."""
-        league = get_object_or_404(League, pk=pk)
+        league = object_or_404(League, pk=pk)
         data = validated(ChallengeIn, request.data)
         roll, result = challenge_roll(
             user=request.user,
@@ -185,13 +187,14 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def export(self, request, pk=None):
         """League, house rules, teams and players (with history), matches with results and pre-match
         sequences, ledgers, rolls and reports."""
-        league = get_object_or_404(League, pk=pk)
+        league = object_or_404(League, pk=pk)
         return Response(league_export(league=league))
 
+    @extend_schema(methods=["GET"], responses=ReportOut(many=True))
     @extend_schema(
+        methods=["POST"],
         request=None,
         responses={
-            200: ReportOut(many=True),
             202: OpenApiResponse(description='{"status": "queued", "week"}'),
             503: OpenApiResponse(description="The report queue is unavailable."),
         },
@@ -200,7 +203,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def reports(self, request, pk=None):
         """GET: the weekly reports, newest first. POST (commissioner): write this week's report now (it
         replaces this week's), answered 202 once queued, 503 when the queue cannot be reached."""
-        league = get_object_or_404(League, pk=pk)
+        league = object_or_404(League, pk=pk)
         if request.method == "GET":
             return Response(
                 [

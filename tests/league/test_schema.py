@@ -104,3 +104,100 @@ def test_the_docs_assets_are_served_locally(api, db):
         assert response.status_code == 200, asset
         body = b"".join(response.streaming_content) if response.streaming else response.content
         assert body, asset
+
+
+# The lists that answer a plain array (api-v1 gives their shape, or they were always arrays): the schema must
+# not promise `count`/`results` for them (issue 10, "the schema lies in six places").
+PLAIN_LISTS = [
+    "/api/v1/leagues/{id}/members/",
+    "/api/v1/leagues/{id}/reports/",
+    "/api/v1/leagues/{id}/stadiums/",
+    "/api/v1/matches/{id}/rolls/",
+    "/api/v1/matches/{id}/inducements/{team_id}/",
+    "/api/v1/teams/{id}/ledger/",
+]
+PAGED_LISTS = ["/api/v1/leagues/", "/api/v1/teams/", "/api/v1/matches/", "/api/v1/transfers/"]
+
+
+def _ok_schema(schema: dict, path: str) -> dict:
+    content = schema["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    if "$ref" in content:
+        return schema["components"]["schemas"][content["$ref"].rsplit("/", 1)[1]]
+    return content
+
+
+@pytest.mark.parametrize("path", PLAIN_LISTS)
+def test_the_plain_lists_are_documented_as_arrays_not_pages(schema, path):
+    assert _ok_schema(schema, path)["type"] == "array"
+
+
+@pytest.mark.parametrize("path", PLAIN_LISTS)
+def test_the_plain_lists_answer_what_the_schema_says(api_as, path, schema, team, other_team, coach):
+    """The answer is an array, as documented (not a page)."""
+    from matches.services import match_schedule
+
+    match = match_schedule(user=team.league.created_by, league=team.league, team_ids=[team.pk, other_team.pk])
+    ids = {"leagues": team.league_id, "teams": team.pk, "matches": match.pk}
+    url = path.replace("{id}", str(ids[path.split("/")[3]])).replace("{team_id}", str(team.pk))
+
+    response = api_as(coach).get(url)
+
+    assert response.status_code == 200, response.content
+    assert isinstance(response.json(), list)
+
+
+@pytest.mark.parametrize("path", PAGED_LISTS)
+def test_the_paginated_lists_stay_documented_as_pages(schema, path):
+    assert set(_ok_schema(schema, path)["properties"]) >= {"count", "next", "previous", "results"}
+
+
+def _operations(schema):
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            yield path, method, operation
+
+
+def test_every_operation_documents_400_in_the_error_shape(schema):
+    missing = [f"{m} {p}" for p, m, op in _operations(schema) if "400" not in op["responses"]]
+    assert not missing
+    assert schema["components"]["schemas"]["Error"]["properties"]["detail"]["type"] == "string"
+
+
+def test_every_operation_with_a_path_id_documents_404(schema):
+    missing = [f"{m} {p}" for p, m, op in _operations(schema) if "{" in p and "404" not in op["responses"]]
+    assert not missing
+
+
+def test_every_write_documents_who_may_not_and_conflicts(schema):
+    writes = [(p, m, op) for p, m, op in _operations(schema) if m in ("post", "patch", "put", "delete")]
+    missing = [f"{m} {p}" for p, m, op in writes if not {"403", "409"} <= set(op["responses"])]
+    assert writes and not missing
+
+
+def test_every_authenticated_write_documents_401(schema):
+    writes = [(p, m, op) for p, m, op in _operations(schema) if m != "get" and not p.startswith("/api/v1/auth/")]
+    assert all("401" in op["responses"] for _, _, op in writes)
+
+
+def test_the_throttled_log_in_documents_429(schema):
+    assert "429" in schema["paths"]["/api/v1/auth/token/"]["post"]["responses"]
+
+
+def test_every_error_response_has_the_error_shape(schema):
+    for path, method, op in _operations(schema):
+        for code, response in op["responses"].items():
+            if code >= "400":
+                ref = response["content"]["application/json"]["schema"]["$ref"]
+                assert ref.endswith("/Error"), (method, path, code)
+
+
+def test_a_get_documents_no_creation_and_a_post_no_listing(schema):
+    """Shared GET/POST actions: each method documents only its own answers."""
+    for path in ("/api/v1/leagues/{id}/members/", "/api/v1/leagues/{id}/stadiums/"):
+        assert "201" not in schema["paths"][path]["get"]["responses"]
+        assert "200" not in schema["paths"][path]["post"]["responses"]
+
+
+def test_list_filters_are_not_documented_on_plain_actions(schema):
+    names = {p["name"] for p in schema["paths"]["/api/v1/matches/{id}/rolls/"]["get"].get("parameters", [])}
+    assert "league" not in names and "page" not in names
