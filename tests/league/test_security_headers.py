@@ -76,6 +76,7 @@ def demo_pages(league: League) -> list[str]:
         f"/matches/{fixture.pk}/prematch/",
         f"/matches/{fixture.pk}/inducements/{team.pk}/",
         f"/matches/new/?league={league.pk}",
+        "/invitations/",
         "/api/docs/",
         "/api/docs/?script=",
     ]

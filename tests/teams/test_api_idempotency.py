@@ -13,10 +13,11 @@ from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from league.idempotency import _sha
-from league.models import IdempotencyRecord, League, Membership
+from league.models import IdempotencyRecord, Invitation, League, Membership
 from teams.models import LedgerEntry, Player, Team
 from tests.assertions import assert_refused
 from tests.factories import hire
+from tests.invites import accept
 
 pytestmark = pytest.mark.django_db
 
@@ -127,6 +128,8 @@ def test_a_repeated_league_create_and_member_add_happen_once(api_as, commissione
     added = [client.post(members, {"username": "bob", "role": "coach"}, format="json", **key("add-bob")) for _ in "ab"]
     assert [r.status_code for r in added] == [201, 201]
     assert added[1]["Idempotent-Replayed"] == "true"
+    assert Invitation.objects.filter(user=other_coach).count() == 1
+    accept(api_as(other_coach), added[0])
     assert Membership.objects.filter(user=other_coach).count() == 1
 
 

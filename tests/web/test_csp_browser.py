@@ -86,6 +86,7 @@ def test_the_demos_pages_and_the_swagger_page_raise_no_csp_violation(demo, open_
         f"/teams/{team.pk}/",
         f"/matches/{played.pk}/",
         f"/matches/{played.pk}/aftermath/{team.pk}/",
+        "/invitations/",
         "/api/docs/",
     ):
         report[url] = visit(page, url)
