@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import IdempotencyRecord, League, Membership, Stadium
+from .models import IdempotencyRecord, Invitation, League, Membership, Stadium
 
 
 class MembershipInline(admin.TabularInline):
@@ -20,6 +20,18 @@ class LeagueAdmin(admin.ModelAdmin):
     list_filter = ["ruleset"]
     search_fields = ["name"]
     inlines = [MembershipInline, StadiumInline]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Read here, answered only by the invited user (his consent): nothing is editable."""
+
+    list_display = ["league", "user", "role", "state", "invited_by", "created_at", "answered_at"]
+    list_filter = ["state", "role"]
+    readonly_fields = ["league", "user", "role", "invited_by", "state", "created_at", "answered_at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
 
 
 @admin.register(Membership)

@@ -1,18 +1,29 @@
-"""Idempotency-Key for API writes (api-v1: "a repeat with the same key returns the first answer and
-changes nothing").
+"""Idempotency-Key for API writes, as draft-ietf-httpapi-idempotency-key-header says (api-v1: "a repeat with
+the same key returns the first answer and changes nothing").
 
-The record is inserted at the start of the request's transaction, so a concurrent repeat waits on the
-unique index until the first request commits, then replays its answer. Only successful (2xx) answers
-are kept: a refused request changed nothing, so repeating it simply asks again.
+1. The key is *claimed* first, in a short transaction of its own that commits at once (a record with
+   status_code 0). A repeat that finds the claim while the first request still runs answers 409 at once —
+   it never waits on the first request's locks.
+2. The request runs in a transaction, and a 2xx answer is stored in that same transaction: the replay and
+   the request's writes commit together, so a replay never exists without its writes.
+3. A refused (non-2xx) answer rolls back and releases the claim: it changed nothing, so asking again asks
+   anew.
+4. A claim left by a crashed process (still status 0 after IDEMPOTENCY_CLAIM_SECONDS, 120 s by default —
+   longer than any request may run behind gunicorn's 30 s timeout) is taken over by the next request with
+   the same key and body, which then runs.
+
+A completed key is replayed for the same request and answers 422 for a different one (method, path, body).
 """
 
 from __future__ import annotations
 
 import hashlib
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
 
 from .models import IdempotencyRecord
 
@@ -27,6 +38,14 @@ def _sha(*parts: str | bytes) -> str:
     return digest.hexdigest()
 
 
+def _refusal(status: int, detail: str) -> JsonResponse:
+    return JsonResponse({"detail": detail}, status=status)
+
+
+def in_flight() -> JsonResponse:
+    return _refusal(409, "A request with this Idempotency-Key is still running: repeat it once it has answered.")
+
+
 class IdempotencyKeyMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -36,35 +55,78 @@ class IdempotencyKeyMiddleware:
         if not key or request.method not in WRITE_METHODS or not request.path.startswith("/api/"):
             return self.get_response(request)
         if len(key) > 255:
-            return JsonResponse({"detail": "Idempotency-Key is at most 255 characters."}, status=400)
+            return _refusal(400, "Idempotency-Key is at most 255 characters.")
         # Scope keys to the caller's credentials (anonymous callers: their address), so two callers' keys
         # never collide.
         credentials = request.headers.get("Authorization", "") or request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
         scope = _sha(credentials or f"anonymous:{request.META.get('REMOTE_ADDR', '')}")
         fingerprint = _sha(request.method, request.get_full_path(), request.body)
+
+        claim = self._claim(scope, key, fingerprint)
+        if isinstance(claim, HttpResponse):
+            return claim
         try:
             with transaction.atomic():
-                record = IdempotencyRecord.objects.create(scope=scope, key=key, fingerprint=fingerprint)
                 response = self.get_response(request)
-                if not 200 <= response.status_code < 300:
+                if 200 <= response.status_code < 300:
+                    # Only if the claim is still ours (a request slower than the claim's lifetime lost it).
+                    stored = IdempotencyRecord.objects.filter(pk=claim.pk, status_code=0, created_at=claim.created_at)
+                    if stored.update(
+                        status_code=response.status_code,
+                        content_type=response.get("Content-Type", ""),
+                        body=response.content.decode("utf-8", errors="replace"),
+                    ):
+                        return response
                     transaction.set_rollback(True)
-                    return response
-                record.status_code = response.status_code
-                record.content_type = response.get("Content-Type", "")
-                record.body = response.content.decode("utf-8", errors="replace")
-                record.save(update_fields=["status_code", "content_type", "body"])
-                return response
-        except IntegrityError:
-            pass
-        return self._replay(scope, key, fingerprint)
+                    return in_flight()
+                transaction.set_rollback(True)
+        except BaseException:
+            self._release(claim)
+            raise
+        self._release(claim)
+        return response
+
+    def _claim(self, scope: str, key: str, fingerprint: str) -> IdempotencyRecord | HttpResponse:
+        """Our claim on the key (committed), or the answer for a repeat: 409 in flight, 422, or the replay."""
+        # Look before inserting: a plain read never waits on the first request's transaction (an insert that
+        # meets the unique index may, on PostgreSQL, while that transaction has the row locked).
+        for _attempt in range(2):
+            record = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
+            if record is None:
+                try:
+                    with transaction.atomic():
+                        return IdempotencyRecord.objects.create(scope=scope, key=key, fingerprint=fingerprint)
+                except IntegrityError:
+                    continue  # a repeat claimed it between our read and our insert: answer as to a repeat
+            if record.fingerprint != fingerprint:
+                return _refusal(422, "This Idempotency-Key was used for a different request.")
+            if record.status_code:
+                return self._replay(record)
+            return self._take_over(record) or in_flight()
+        return in_flight()
 
     @staticmethod
-    def _replay(scope: str, key: str, fingerprint: str) -> HttpResponse:
-        record = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
-        if record is None or not record.status_code:
-            return JsonResponse({"detail": "A request with this Idempotency-Key is still running."}, status=409)
-        if record.fingerprint != fingerprint:
-            return JsonResponse({"detail": "This Idempotency-Key was used for a different request."}, status=422)
+    def _take_over(record: IdempotencyRecord) -> IdempotencyRecord | None:
+        """A stale claim (its request crashed) becomes ours; a fresh one is left to its request."""
+        lifetime = timedelta(seconds=settings.IDEMPOTENCY_CLAIM_SECONDS)
+        now = timezone.now()
+        if record.created_at > now - lifetime:
+            return None
+        # Conditional on the claim we read: of two repeats racing for a stale claim, one wins.
+        taken = IdempotencyRecord.objects.filter(pk=record.pk, status_code=0, created_at=record.created_at).update(
+            created_at=now
+        )
+        if not taken:
+            return None
+        record.created_at = now
+        return record
+
+    @staticmethod
+    def _release(claim: IdempotencyRecord) -> None:
+        IdempotencyRecord.objects.filter(pk=claim.pk, status_code=0, created_at=claim.created_at).delete()
+
+    @staticmethod
+    def _replay(record: IdempotencyRecord) -> HttpResponse:
         response = HttpResponse(record.body, status=record.status_code, content_type=record.content_type or None)
         response["Idempotent-Replayed"] = "true"
         return response

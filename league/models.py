@@ -175,3 +175,41 @@ class ReportDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league} week {self.week} to {self.user} ({self.state})"
+
+
+class Invitation(models.Model):
+    """A commissioner asks a user to become a coach or commissioner of his league; the membership exists only
+    once that user accepts (consent). At most one invitation per league and user is pending at a time."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    role = models.CharField(max_length=20, choices=Membership.Role.choices)
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "user"], condition=Q(state="pending"), name="invitation_one_pending_per_user"
+            ),
+            models.CheckConstraint(condition=Q(role__in=["coach", "commissioner"]), name="invitation_role_known"),
+            models.CheckConstraint(
+                condition=Q(state__in=["pending", "accepted", "declined"]), name="invitation_state_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} invited as {self.role} to {self.league} ({self.state})"
+
+    @property
+    def status(self) -> str:
+        """The API's word: "invited" while the user has not answered."""
+        return "invited" if self.state == self.State.PENDING else self.state

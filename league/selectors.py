@@ -38,3 +38,23 @@ def report_list(*, league: League, limit: int | None = None) -> list:
     """The league's weekly reports, newest first, without their bodies (one query)."""
     reports = league.reports.order_by("-week_start", "-id").only("pk", "week", "created_at", "updated_at", "league_id")
     return list(reports[:limit] if limit else reports)
+
+
+def invitations_pending(*, user: AbstractBaseUser) -> QuerySet:
+    """The user's invitations still awaiting his answer, newest first, with their leagues (one query)."""
+    from .models import Invitation
+
+    if not user.is_authenticated:
+        return Invitation.objects.none()
+    return (
+        Invitation.objects.filter(user=user, state=Invitation.State.PENDING)
+        .select_related("league", "user", "invited_by")
+        .order_by("-created_at", "-id")
+    )
+
+
+def league_invitations_pending(*, league: League) -> QuerySet:
+    """The league's invitations awaiting an answer (the commissioner's dashboard), with the invited users."""
+    from .models import Invitation
+
+    return league.invitations.filter(state=Invitation.State.PENDING).select_related("user").order_by("created_at")

@@ -1,4 +1,4 @@
-"""Writes to leagues: creation, house rules, memberships, stadiums."""
+"""Writes to leagues: creation, house rules, memberships (by invitation), stadiums."""
 
 from __future__ import annotations
 
@@ -6,12 +6,14 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from campaigns import house_rules
-from campaigns.errors import RuleViolation
+from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
 
-from .models import League, Membership, Stadium
+from . import policies
+from .models import Invitation, League, Membership, Stadium
 
 
 def league_create(*, user: AbstractBaseUser, name: str, ruleset: str, overrides: dict | None = None) -> League:
@@ -71,14 +73,68 @@ def league_replace_overrides(*, league_id: int, overrides: dict) -> League:
     return league
 
 
-def league_add_member(*, league: League, username: str, role: str) -> Membership:
+class InvitationConflict(Conflict):
+    """An invitation that cannot be made or answered as things stand (answered 409)."""
+
+
+def invitation_create(*, user: AbstractBaseUser, league: League, username: str, role: str) -> Invitation:
+    """The commissioner `user` invites `username` to be a coach or commissioner of `league`; the membership
+    is made only when that user accepts. Asking again while the same invitation is pending returns it (a
+    repeat changes nothing); a user who already holds the role, or is invited to another, is a conflict."""
     if role not in Membership.Role.values:
         raise RuleViolation("role is 'coach' or 'commissioner'.", field="role")
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
+    if not policies.may_invite(user=user, league=league):
+        raise NotPermitted("Only a commissioner of this league may invite members.")
+    invitee = get_user_model().objects.filter(username=username).first()
+    if invitee is None:
         raise RuleViolation(f"No user called {username!r}.", field="username")
-    membership, _ = Membership.objects.get_or_create(league=league, user=user, role=role)
+    with transaction.atomic():
+        # The league's row queues two commissioners inviting at once; the partial unique index backs it.
+        League.objects.select_for_update().filter(pk=league.pk).values_list("pk", flat=True).get()
+        if Membership.objects.filter(league=league, user=invitee, role=role).exists():
+            raise InvitationConflict(f"{username} is already a {role} of this league.")
+        pending = Invitation.objects.filter(league=league, user=invitee, state=Invitation.State.PENDING).first()
+        if pending is not None:
+            if pending.role == role:
+                return pending
+            raise InvitationConflict(
+                f"{username} is already invited as {pending.role}: wait for the answer before inviting again."
+            )
+        return Invitation.objects.create(league=league, user=invitee, role=role, invited_by=user)
+
+
+def invitation_accept(*, user: AbstractBaseUser, invitation_id: int) -> Membership:
+    """The invited user accepts: he becomes a member in the invitation's role."""
+    with transaction.atomic():
+        invitation = _answerable(user=user, invitation_id=invitation_id)
+        membership, _ = Membership.objects.get_or_create(
+            league_id=invitation.league_id, user=user, role=invitation.role
+        )
+        _answer(invitation, Invitation.State.ACCEPTED)
     return membership
+
+
+def invitation_decline(*, user: AbstractBaseUser, invitation_id: int) -> Invitation:
+    """The invited user declines: nothing changes but the invitation, and he may be invited again."""
+    with transaction.atomic():
+        invitation = _answerable(user=user, invitation_id=invitation_id)
+        _answer(invitation, Invitation.State.DECLINED)
+    return invitation
+
+
+def _answerable(*, user: AbstractBaseUser, invitation_id: int) -> Invitation:
+    invitation = Invitation.objects.select_for_update().select_related("league").filter(pk=invitation_id).first()
+    if invitation is None or invitation.user_id != user.pk:
+        raise NotPermitted("Only the invited user may answer this invitation.")
+    if not policies.may_answer_invitation(user=user, invitation=invitation):
+        raise InvitationConflict(f"This invitation was already {invitation.state}.")
+    return invitation
+
+
+def _answer(invitation: Invitation, state: str) -> None:
+    invitation.state = state
+    invitation.answered_at = timezone.now()
+    invitation.save(update_fields=["state", "answered_at"])
 
 
 def league_join(*, league: League, user: AbstractBaseUser) -> Membership:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -40,6 +41,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "django_celery_beat",
+    "csp",
     "league",
     "teams",
     "matches",
@@ -59,6 +61,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Both security headers on every answer, pages and API alike (docs/decisions.md, 2026-12-01).
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "league.idempotency.IdempotencyKeyMiddleware",
 ]
 
@@ -220,6 +225,9 @@ REST_FRAMEWORK = {
     # trust a client-supplied X-Forwarded-For.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
+#: An Idempotency-Key claim still unanswered after this long is a crashed request's; the next repeat runs it
+#: (league/idempotency.py). Well above gunicorn's 30 s request timeout.
+IDEMPOTENCY_CLAIM_SECONDS = env.int("IDEMPOTENCY_CLAIM_SECONDS", default=120)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dugout API",
     "DESCRIPTION": "League and campaign management for Blitz Bowl, ElfBall and Bone Cruncher.",
@@ -249,6 +257,33 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# --- Content-Security-Policy and Permissions-Policy ------------------------------------------
+# Scripts and styles only from our own files: no inline <script>/<style>, no style= or on*= attributes, no
+# eval (htmx's hx-on needs it, so the pages use none; static/js/ holds the handlers). The weekly report's
+# page drops the e-mail's inline styles (league/templatetags/dugout_html.py); the Swagger page loads its
+# init script as a file (SpectacularSwaggerSplitView). data: images for Swagger UI's inline icons.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
+# No page uses a device or payment API, so none may, nor an embedded frame.
+PERMISSIONS_POLICY = {
+    "camera": [],
+    "microphone": [],
+    "geolocation": [],
+    "payment": [],
+    "usb": [],
+    "interest-cohort": [],
+}
 
 LOGGING = {
     "version": 1,

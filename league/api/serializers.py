@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from campaigns.rulesets import CHOICES as RULESET_CHOICES
-from league.models import League, Membership, Stadium
+from league.models import Invitation, League, Membership, Stadium
 from league.selectors import league_commissioners
 from teams.models import Position, Roster
 
@@ -78,6 +78,23 @@ class MembershipOut(serializers.ModelSerializer):
     class Meta:
         model = Membership
         fields = ["id", "league", "user", "username", "role", "created_at"]
+
+
+class InvitationOut(serializers.ModelSerializer):
+    """An invitation to a league (docs/api-v1-extensions.md "Membership by invitation")."""
+
+    username = serializers.CharField(source="user.username", read_only=True)
+    league_name = serializers.CharField(source="league.name", read_only=True)
+    invited_by = serializers.CharField(source="invited_by.username", read_only=True)
+    status = serializers.ChoiceField(
+        choices=[("invited", "Invited"), ("accepted", "Accepted"), ("declined", "Declined")],
+        read_only=True,
+        help_text='"invited" until the user accepts or declines.',
+    )
+
+    class Meta:
+        model = Invitation
+        fields = ["id", "league", "league_name", "user", "username", "role", "status", "invited_by", "created_at"]
 
 
 class StadiumSerializer(serializers.ModelSerializer):

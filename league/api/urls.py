@@ -23,6 +23,7 @@ router.register("leagues", views.LeagueViewSet, basename="league")
 router.register("teams", TeamViewSet, basename="team")
 router.register("transfers", TransferViewSet, basename="transfer")
 router.register("matches", MatchViewSet, basename="match")
+router.register("invitations", views.InvitationViewSet, basename="invitation")
 
 urlpatterns = [
     path("auth/register/", auth.RegisterView.as_view(), name="api-register"),

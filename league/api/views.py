@@ -15,9 +15,9 @@ from campaigns.errors import NotPermitted
 from campaigns.rulesets import REGISTRY
 from league import services
 from league.export import league_export
-from league.models import League
+from league.models import Invitation, League
 from league.reports import report_queue_now, report_url
-from league.selectors import league_queryset, report_list, user_is_commissioner
+from league.selectors import invitations_pending, league_queryset, report_list, user_is_commissioner
 from matches.challenges import challenge_roll
 from matches.selectors import league_memorial, league_standings
 from teams.models import Position, Roster
@@ -27,6 +27,7 @@ from .lookup import object_or_404
 from .permissions import IsCommissionerOrReadOnly
 from .serializers import (
     ChallengeIn,
+    InvitationOut,
     LeagueIn,
     LeagueOut,
     LeagueUpdateIn,
@@ -103,15 +104,24 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return Response(LeagueOut(self.get_queryset().get(pk=league.pk)).data)
 
     @extend_schema(methods=["GET"], responses=MembershipOut(many=True))
-    @extend_schema(methods=["POST"], request=MembershipIn, responses={201: MembershipOut})
+    @extend_schema(
+        methods=["POST"],
+        request=MembershipIn,
+        responses={
+            201: OpenApiResponse(InvitationOut, description="The invitation: a member once the user accepts."),
+            409: OpenApiResponse(description="Already a member in that role, or invited to another role."),
+        },
+    )
     @action(detail=True, methods=["get", "post"])
     def members(self, request, pk=None):
         league = self.get_object()
         if request.method == "GET":
             return Response(MembershipOut(league.memberships.all(), many=True).data)
         data = validated(MembershipIn, request.data)
-        membership = services.league_add_member(league=league, username=data["username"], role=data["role"])
-        return Response(MembershipOut(membership).data, status=status.HTTP_201_CREATED)
+        invitation = services.invitation_create(
+            user=request.user, league=league, username=data["username"], role=data["role"]
+        )
+        return Response(InvitationOut(invitation).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={201: MembershipOut})
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
@@ -220,3 +230,51 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                 status=status.HTTP_503_SERVICE_UNAVAILABLE,
             )
         return Response({"status": "queued", "week": week}, status=status.HTTP_202_ACCEPTED)
+
+
+class InvitationViewSet(viewsets.GenericViewSet):
+    """`/api/v1/invitations/`: the caller's pending invitations, which only he accepts or declines."""
+
+    serializer_class = InvitationOut
+    permission_classes = [IsAuthenticated]
+    pagination_class = None
+    # Digits only, and few enough for any database integer: anything else is 404 from the router, never a 500.
+    lookup_value_regex = "[0-9]{1,18}"
+
+    def get_queryset(self):
+        return invitations_pending(user=self.request.user)
+
+    @extend_schema(responses=InvitationOut(many=True))
+    def list(self, request):
+        return Response(InvitationOut(self.get_queryset(), many=True).data)
+
+    def _answer(self, pk, answer):
+        # Another user's invitation is not there for the caller (404), whatever its state.
+        invitation = object_or_404(Invitation.objects.filter(user=self.request.user), pk=pk)
+        return answer(user=self.request.user, invitation_id=invitation.pk)
+
+    @extend_schema(
+        request=None,
+        responses={
+            201: OpenApiResponse(MembershipOut, description="The membership the invitation made."),
+            404: OpenApiResponse(description="Not an invitation of the caller's."),
+            409: OpenApiResponse(description="Already accepted or declined."),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        membership = self._answer(pk, services.invitation_accept)
+        return Response(MembershipOut(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: InvitationOut,
+            404: OpenApiResponse(description="Not an invitation of the caller's."),
+            409: OpenApiResponse(description="Already accepted or declined."),
+        },
+    )
+    @action(detail=True, methods=["post"])
+    def decline(self, request, pk=None):
+        invitation = self._answer(pk, services.invitation_decline)
+        return Response(InvitationOut(invitation).data)

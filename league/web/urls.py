@@ -4,7 +4,7 @@ from django.urls import include, path
 from league.feeds import LeagueReportsFeed
 from teams import web as team_web
 
-from . import views
+from . import invitations, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,6 +18,9 @@ urlpatterns = [
     path("leagues/<int:pk>/reports/feed/", LeagueReportsFeed(), name="league-reports-feed"),
     path("leagues/<int:pk>/reports/<str:week>/", views.league_report, name="league-report"),
     path("leagues/<int:pk>/teams/new/", views.team_create, name="team-create"),
+    path("invitations/", invitations.invitation_list, name="invitations"),
+    path("invitations/<int:pk>/accept/", invitations.invitation_accept, name="invitation-accept"),
+    path("invitations/<int:pk>/decline/", invitations.invitation_decline, name="invitation-decline"),
     path("commissioner/<int:league_id>/", views.commissioner_dashboard, name="commissioner-dashboard"),
     path("teams/<int:pk>/", views.team_detail, name="team-detail"),
     path("teams/<int:pk>/hire/", views.team_hire, name="team-hire"),

@@ -17,8 +17,15 @@ from campaigns.errors import NotPermitted, RuleViolation
 from league import services as league_services
 from league.api.auth import LoginFailureThrottle
 from league.models import League, LeagueReport, Membership
+from league.policies import may_invite
 from league.reports import report_queue_now
-from league.selectors import league_queryset, report_list, user_is_coach, user_is_commissioner
+from league.selectors import (
+    league_invitations_pending,
+    league_queryset,
+    report_list,
+    user_is_coach,
+    user_is_commissioner,
+)
 from matches import challenges
 from matches.forms import ChallengeForm
 from matches.models import Match
@@ -438,8 +445,10 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
             if action == "member":
                 member_form = MemberForm(request.POST, prefix="member")
                 if member_form.is_valid():
-                    league_services.league_add_member(league=league, **member_form.cleaned_data)
-                    messages.success(request, f"{member_form.cleaned_data['username']} added.")
+                    league_services.invitation_create(user=request.user, league=league, **member_form.cleaned_data)
+                    messages.success(
+                        request, f"{member_form.cleaned_data['username']} invited: a member once he accepts."
+                    )
                     return redirect("commissioner-dashboard", league_id=league.pk)
             elif action == "rules":
                 rules_form = HouseRulesForm(request.POST, prefix="rules")
@@ -463,9 +472,13 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
                     return redirect("commissioner-dashboard", league_id=league.pk)
         except RuleViolation as exc:
             messages.error(request, exc.message)
+        except league_services.InvitationConflict as exc:
+            messages.error(request, str(exc))
     context = {
         "league": league,
         "members": league.memberships.all(),
+        "invitations": league_invitations_pending(league=league),
+        "may_invite": may_invite(user=request.user, league=league),
         "member_form": member_form,
         "rules_form": rules_form,
         "stadium_form": stadium_form,

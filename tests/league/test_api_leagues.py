@@ -15,6 +15,7 @@ from league.models import League, Membership, Stadium
 from teams.models import Team
 from tests.assertions import assert_refused
 from tests.factories import LeagueFactory
+from tests.invites import accept
 
 LEAGUES = "/api/v1/leagues/"
 
@@ -326,7 +327,9 @@ def test_patch_refuses_bad_house_rules_naming_the_key_and_changes_nothing(api_as
 # --- members -----------------------------------------------------------------------------------
 
 
-def test_commissioner_adds_a_coach_201(api_as, commissioner, league, other_coach):
+def test_commissioner_invites_a_coach_201_and_he_is_a_member_only_once_he_accepts(
+    api_as, commissioner, league, other_coach
+):
     response = api_as(commissioner).post(
         f"{LEAGUES}{league.pk}/members/", {"username": "bob", "role": "coach"}, format="json"
     )
@@ -334,16 +337,23 @@ def test_commissioner_adds_a_coach_201(api_as, commissioner, league, other_coach
     assert response.status_code == 201, response.content
     body = response.json()
     assert (body["username"], body["role"], body["league"], body["user"]) == ("bob", "coach", league.pk, other_coach.pk)
+    assert body["status"] == "invited"
+    assert not Membership.objects.filter(league=league, user=other_coach).exists()
+
+    assert accept(api_as(other_coach), response).status_code == 201
     assert Membership.objects.filter(league=league, user=other_coach, role="coach").exists()
 
 
-def test_an_added_coach_can_create_a_team(api_as, commissioner, league, other_coach):
+def test_an_invited_coach_cannot_create_a_team_until_he_accepts(api_as, commissioner, league, other_coach):
     """Roles: a coach is a league member who owns teams in it."""
-    api_as(commissioner).post(f"{LEAGUES}{league.pk}/members/", {"username": "bob", "role": "coach"}, format="json")
-
-    response = api_as(other_coach).post(
-        "/api/v1/teams/", {"league": league.pk, "name": "Bob's Goblins", "roster": "goblin"}, format="json"
+    invited = api_as(commissioner).post(
+        f"{LEAGUES}{league.pk}/members/", {"username": "bob", "role": "coach"}, format="json"
     )
+    body = {"league": league.pk, "name": "Bob's Goblins", "roster": "goblin"}
+    assert api_as(other_coach).post("/api/v1/teams/", body, format="json").status_code == 403
+
+    accept(api_as(other_coach), invited)
+    response = api_as(other_coach).post("/api/v1/teams/", body, format="json")
 
     assert response.status_code == 201, response.content
 
@@ -386,6 +396,8 @@ def test_an_appointed_commissioner_can_then_patch_the_league_and_add_members(
         f"{LEAGUES}{league.pk}/members/", {"username": "stranger", "role": "commissioner"}, format="json"
     )
     assert appointed.status_code == 201, appointed.content
+    assert_refused(newcomer.patch(f"{LEAGUES}{league.pk}/", {"name": "Stolen Cup"}, format="json"), 403)
+    assert accept(newcomer, appointed).status_code == 201
 
     response = newcomer.patch(f"{LEAGUES}{league.pk}/", {"house_rules": {"max_roster": 12}}, format="json")
     assert response.status_code == 200, response.content
@@ -399,13 +411,14 @@ def test_an_appointed_commissioner_can_then_patch_the_league_and_add_members(
     assert api.get(f"{LEAGUES}{league.pk}/").json()["commissioners"] == ["commish", "stranger"]
 
 
-def test_adding_the_same_member_twice_keeps_one_membership(api_as, commissioner, league, other_coach):
+def test_inviting_the_same_user_twice_is_one_invitation_and_one_membership(api_as, commissioner, league, other_coach):
     client = api_as(commissioner)
     first = client.post(f"{LEAGUES}{league.pk}/members/", {"username": "bob", "role": "coach"}, format="json")
     second = client.post(f"{LEAGUES}{league.pk}/members/", {"username": "bob", "role": "coach"}, format="json")
 
     assert (first.status_code, second.status_code) == (201, 201)
     assert first.json()["id"] == second.json()["id"]
+    accept(api_as(other_coach), first)
     assert Membership.objects.filter(league=league, user=other_coach).count() == 1
 
 

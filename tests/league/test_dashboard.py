@@ -1,14 +1,25 @@
 """The commissioner's dashboard: members, house rules and stadiums — for commissioners only."""
 
 import pytest
+from django.test import Client
 
-from league.models import League, Membership
+from league.models import Invitation, League, Membership
 
 
 @pytest.fixture
 def as_commissioner(client, commissioner):
     client.force_login(commissioner)
     return client
+
+
+@pytest.fixture
+def client_for():
+    def make(user) -> Client:
+        client = Client()
+        client.force_login(user)
+        return client
+
+    return make
 
 
 def url(league):
@@ -21,11 +32,18 @@ def test_only_a_commissioner_opens_the_dashboard(client, league, coach, make_coa
     assert client.get(url(league)).status_code == 403
 
 
-def test_commissioner_adds_a_coach(as_commissioner, league, coach):
+def test_commissioner_invites_a_coach_who_is_a_member_once_he_accepts_on_his_page(
+    as_commissioner, client_for, league, coach
+):
     response = as_commissioner.post(
         url(league), {"action": "member", "member-username": coach.username, "member-role": "coach"}
     )
     assert response.status_code == 302
+    assert not Membership.objects.filter(league=league, user=coach).exists()
+    invitation = Invitation.objects.get(league=league, user=coach, role="coach", state="pending")
+    assert coach.username in as_commissioner.get(url(league)).content.decode()  # listed as invited
+
+    client_for(coach).post(f"/invitations/{invitation.pk}/accept/")
     assert Membership.objects.filter(league=league, user=coach, role="coach").exists()
 
 

@@ -27,6 +27,7 @@ import pytest
 
 from teams.models import Player
 from tests.factories import LeagueFactory, UserFactory
+from tests.invites import invite_and_accept
 from tests.matches.bonecruncher_helpers import (
     AREAS,
     BoneCruncher,
@@ -65,7 +66,7 @@ def test_a_three_team_bone_cruncher_season_lands_on_hand_worked_numbers():
         s.register(name)
     league = s.post("commish", "/api/v1/leagues/", {"name": "Bone Cup", "ruleset": "bonecruncher"})["id"]
     for coach in ("ork", "elf", "hob"):
-        s.post("commish", f"/api/v1/leagues/{league}/members/", {"username": coach, "role": "coach"})
+        invite_and_accept(s, commissioner="commish", league=league, who=coach)
 
     OG, o = s.build_team("ork", league, "Gutrot Gougers", "orcs_goblins", staff={"coach": 2, "cheerleader": 1})
     E, e = s.build_team("elf", league, "Silverleaf Sylphs", "elves", staff={"trainer": 2})
@@ -388,7 +389,7 @@ def test_an_advanced_wounds_league_marks_areas_overflows_and_counts_protection(
     )["id"]
     for who in ("alice", "bob"):
         username = {"alice": coach.username, "bob": other_coach.username}[who]
-        s.post("commish", f"/api/v1/leagues/{league}/members/", {"username": username, "role": "coach"})
+        invite_and_accept(s, commissioner="commish", league=league, who=who, username=username)
     A, a = s.build_team("alice", league, "Amber Amazons", "amazons")
     U, u = s.build_team("bob", league, "Umber Undead", "undead_zombies")
 

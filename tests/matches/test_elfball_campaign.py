@@ -21,6 +21,7 @@ import pytest
 from matches.models import Match, Roll
 from teams.models import Player
 from tests.factories import LeagueFactory, TeamFactory, hire
+from tests.invites import invite_and_accept
 
 from .elfball_helpers import ElfSeason, goals, last_line, refused
 
@@ -41,7 +42,7 @@ def test_an_elfball_season_of_three_rounds_lands_on_hand_worked_numbers():
         s.register(name)
     league = s.post("commish", "/api/v1/leagues/", {"name": "Elf Cup", "ruleset": "elfball"})["id"]
     for coach in ("ann", "ben", "cat", "dan"):
-        s.post("commish", f"/api/v1/leagues/{league}/members/", {"username": coach, "role": "coach"})
+        invite_and_accept(s, commissioner="commish", league=league, who=coach)
     lists = {r["key"]: r for r in s.get("/api/v1/rulesets/elfball/rosters/")}
     widows = {p["key"]: p for p in lists["black_widows"]["positions"]}
     assert set(widows) == {"hunter", "midfielder", "striker"}

@@ -17,6 +17,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from tests.invites import invite_and_accept
+
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "Golden-Season-Pass-7"
@@ -104,7 +106,7 @@ def test_a_four_team_season_of_two_rounds_lands_on_hand_worked_numbers():
         s.register(name)
     league = s.post("commish", "/api/v1/leagues/", {"name": "Golden Cup", "ruleset": "blitzbowl"})["id"]
     for coach in ("zoe", "abe", "cal", "dot"):
-        s.post("commish", f"/api/v1/leagues/{league}/members/", {"username": coach, "role": "coach"})
+        invite_and_accept(s, commissioner="commish", league=league, who=coach)
     lava = s.post(
         "commish", f"/api/v1/leagues/{league}/stadiums/", {"name": "The Lava Pit", "special_attribute": "Lava moat"}
     )["id"]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
+from tests.invites import invite_and_accept
+
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "Prematch-Full-Pass-3"
@@ -87,7 +89,7 @@ def test_a_blitz_bowl_match_from_weather_to_standings_lands_on_hand_worked_numbe
         s.register(name)
     league = s.post("commish", "/api/v1/leagues/", {"name": "Pre-match Cup", "ruleset": "blitzbowl"})["id"]
     for coach in ("hal", "gus"):
-        s.post("commish", f"/api/v1/leagues/{league}/members/", {"username": coach, "role": "coach"})
+        invite_and_accept(s, commissioner="commish", league=league, who=coach)
 
     # --- the teams, in creation ---------------------------------------------------------------------------------
     # Hawks: 11 Hume linemen × 5,000 = 55,000; Fan Factor 2 × 1,000 (H: creation only) → treasury 43,000,

@@ -3,12 +3,21 @@ nothing"). Keys are scoped to the caller; only successful answers are kept."""
 
 from __future__ import annotations
 
-import pytest
+import json
+import threading
+import time
+from datetime import timedelta
 
-from league.models import League, Membership
+import pytest
+from django.db import connection, connections, transaction
+from django.utils import timezone
+
+from league.idempotency import _sha
+from league.models import IdempotencyRecord, Invitation, League, Membership
 from teams.models import LedgerEntry, Player, Team
 from tests.assertions import assert_refused
 from tests.factories import hire
+from tests.invites import accept
 
 pytestmark = pytest.mark.django_db
 
@@ -119,6 +128,8 @@ def test_a_repeated_league_create_and_member_add_happen_once(api_as, commissione
     added = [client.post(members, {"username": "bob", "role": "coach"}, format="json", **key("add-bob")) for _ in "ab"]
     assert [r.status_code for r in added] == [201, 201]
     assert added[1]["Idempotent-Replayed"] == "true"
+    assert Invitation.objects.filter(user=other_coach).count() == 1
+    accept(api_as(other_coach), added[0])
     assert Membership.objects.filter(user=other_coach).count() == 1
 
 
@@ -254,3 +265,91 @@ def test_anonymous_callers_at_different_addresses_do_not_share_keys(db):
     )
     assert (first.status_code, second.status_code) == (201, 201)
     assert first.json()["token"] != second.json()["token"]
+
+
+# --- in flight (draft-ietf-httpapi-idempotency-key-header) --------------------------------------
+
+
+def claim(user_client_token: str, value: str, fingerprint: str, **fields) -> IdempotencyRecord:
+    return IdempotencyRecord.objects.create(scope=_sha(user_client_token), key=value, fingerprint=fingerprint, **fields)
+
+
+def test_a_claim_left_by_a_crashed_request_expires_and_the_repeat_runs(api_as, coach, team, settings):
+    """After IDEMPOTENCY_CLAIM_SECONDS an unanswered claim is a crashed process's: the next repeat runs it."""
+    from tests.conftest import token_for
+
+    settings.IDEMPOTENCY_CLAIM_SECONDS = 120
+    body = {"position": "lineman", "name": "Revived"}
+    path = f"/api/v1/teams/{team.pk}/players/"
+    fingerprint = _sha("POST", path, json.dumps(body, separators=(",", ":")).encode())
+    stale = claim(f"Token {token_for(coach)}", "crashed", fingerprint)
+    IdempotencyRecord.objects.filter(pk=stale.pk).update(created_at=timezone.now() - timedelta(seconds=121))
+
+    response = api_as(coach).post(path, body, format="json", **key("crashed"))
+    again = api_as(coach).post(path, body, format="json", **key("crashed"))
+
+    assert response.status_code == 201, response.content
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert counts(team)[:2] == (1, 2)
+
+
+def waiting_on_a_lock() -> int:
+    """How many other PostgreSQL sessions wait on a row lock now."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_concurrent_repeat_answers_409_while_the_first_request_waits_on_the_team_row(api_as, coach, team):
+    """The first hire is held open by another transaction holding its team row (FOR UPDATE); the repeat with
+    the same key answers 409 while the first is still waiting, then the first completes once and replays."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: SQLite has one writer, so no request waits on a row while another runs")
+    body = {"position": "lineman", "name": "Held"}
+    path = f"/api/v1/teams/{team.pk}/players/"
+    holding, release = threading.Event(), threading.Event()
+    answers: dict[str, object] = {}
+
+    def neighbour() -> None:
+        try:
+            with transaction.atomic():
+                list(Team.objects.select_for_update().filter(pk=team.pk).values_list("pk", flat=True))
+                holding.set()
+                release.wait(60)
+        finally:
+            connections.close_all()
+
+    def send(name: str) -> None:
+        try:
+            answers[name] = api_as(coach).post(path, body, format="json", **key("held"))
+        finally:
+            connections.close_all()
+
+    held = threading.Thread(target=neighbour)
+    held.start()
+    assert holding.wait(30)
+    first = threading.Thread(target=send, args=("first",))
+    first.start()
+    try:
+        # The first request has claimed the key and waits on the team row.
+        while not (IdempotencyRecord.objects.filter(key="held").exists() and waiting_on_a_lock()):
+            assert first.is_alive(), answers
+            time.sleep(0.05)
+        repeat = threading.Thread(target=send, args=("repeat",))
+        repeat.start()
+        repeat.join(30)  # a guard against hanging (today's code waits here until the row is let go)
+        assert "repeat" in answers and first.is_alive() and "first" not in answers
+    finally:
+        release.set()
+        held.join(30)
+        first.join(30)
+    assert_json_refusal(answers["repeat"], 409)
+    assert answers["first"].status_code == 201, answers["first"].content
+    replay = api_as(coach).post(path, body, format="json", **key("held"))
+    assert replay.status_code == 201 and replay["Idempotent-Replayed"] == "true"
+    assert replay.json() == answers["first"].json()
+    assert Player.objects.filter(team=team, name="Held").count() == 1

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from league.models import League, Membership, Stadium
+from league.models import Invitation, League, Membership, Stadium
 from teams.models import LedgerEntry, Player, Team
 from tests.factories import LeagueFactory, TeamFactory, hire
 
@@ -116,6 +116,7 @@ def snapshot(world: World) -> dict:
             .values_list("pk", "name", "house_rules_overrides", "open_registration")
         ),
         "memberships": sorted(Membership.objects.values_list("league_id", "user_id", "role")),
+        "invitations": sorted(Invitation.objects.values_list("league_id", "user_id", "role", "state")),
         "stadiums": sorted(Stadium.objects.values_list("league_id", "name")),
         "teams": list(
             Team.objects.order_by("pk").values_list(
