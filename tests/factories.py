@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import factory
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 
 from league import services as league_services
 from league.models import League, Membership, Stadium
+from league.tokens import token_issue
 from teams import services as team_services
 from teams.models import Player, Team
 
@@ -97,4 +97,5 @@ def hire(team: Team, position: str, *, name: str = "Rookie", number: int | None 
 
 
 def token_for(user) -> str:
-    return Token.objects.get_or_create(user=user)[0].key
+    """A new API token for `user` (tokens are issued, never looked up: only their hash is stored)."""
+    return token_issue(user=user)[1]
