@@ -11,10 +11,11 @@ One guard for both doors (`POST /api/v1/auth/token/` and the `/login/` page), in
   across accounts, that address waits for the accounts it has never logged into (a password sprayer), while
   the members who log in there as usual do not.
 
-A waiting attempt is refused before its password is checked. The attempt's row is written as a failure
-*before* the password is checked and counted by its rank among the failures so far (ids are ordered), so
-concurrent guesses see one another and the limits hold exactly under racing requests; a refused attempt's row
-is removed again, so waiting never extends the wait. Nothing here reads the cache: log-in works with Redis down.
+A waiting attempt is refused before its password is checked. The attempt's row is written (committed) as a
+failure *before* the limits are counted, and every failure written so far is counted, its own included: of any
+racing attempts let through, the last to count saw all of them, so the limits hold exactly under racing requests
+(a racer may be refused a moment early, never let through late). A refused attempt's row is removed again, so
+waiting never extends the wait. Nothing here reads the cache: log-in works with Redis down.
 """
 
 from __future__ import annotations
@@ -105,9 +106,8 @@ def login_attempt_succeeded(*, attempt: LoginAttempt) -> None:
 
 def _lockout(attempt: LoginAttempt, config: dict, now: datetime) -> Lockout | None:
     norm, address = attempt.username_norm, attempt.address
-    # Failures up to and including this attempt (rows are written before the check, so a racing attempt
-    # with a lower id counts against this one).
-    failures = LoginAttempt.objects.filter(succeeded=False, id__lte=attempt.id)
+    # Every failure so far, this attempt's own and racing attempts' included (see the module docstring).
+    failures = LoginAttempt.objects.filter(succeeded=False)
     last_success = LoginAttempt.objects.filter(username_norm=norm, address=address, succeeded=True).aggregate(
         at=Max("at")
     )["at"]
@@ -134,8 +134,8 @@ def _lockout(attempt: LoginAttempt, config: dict, now: datetime) -> Lockout | No
 
 
 def _limit_reached(failures, limit: int, window: timedelta) -> datetime | None:
-    """With this attempt at rank 0, the `limit`-th earlier failure exists once the limit is reached; the wait
-    ends when it leaves the window (then fewer than `limit` remain)."""
+    """The limit is reached when, besides this attempt (the newest row), `limit` failures are counted; the wait
+    ends when the `limit`-th newest of them leaves the window (then fewer than `limit` remain)."""
     oldest_counted = list(failures.order_by("-id").values_list("at", flat=True)[limit : limit + 1])
     return oldest_counted[0] + window if oldest_counted else None
 

@@ -1,6 +1,7 @@
 """Forms of the web pages. They only shape input; the services decide."""
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
 from campaigns.rulesets import CHOICES as RULESET_CHOICES
@@ -8,9 +9,9 @@ from league.logins import Lockout, login_attempt_begin, login_attempt_succeeded,
 from league.models import League
 
 
-class GuardedAuthenticationForm(AuthenticationForm):
-    """The log-in form, asking the log-in guard before the password is checked: a waiting attempt leaves
-    `lockout` set (the view answers 429) and its password unread."""
+class GuardedLoginMixin:
+    """A log-in form asking the log-in guard (league/logins.py) before the password is checked: a waiting
+    attempt leaves `lockout` set (the log-in page answers 429) and its password unread."""
 
     lockout: Lockout | None = None
 
@@ -25,6 +26,14 @@ class GuardedAuthenticationForm(AuthenticationForm):
         cleaned = super().clean()  # a wrong password raises here, and the attempt stays a failure
         login_attempt_succeeded(attempt=attempt)
         return cleaned
+
+
+class GuardedAuthenticationForm(GuardedLoginMixin, AuthenticationForm):
+    """The `/login/` page's form."""
+
+
+class GuardedAdminAuthenticationForm(GuardedLoginMixin, AdminAuthenticationForm):
+    """The admin's log-in form: the same guard, so `/admin/login/` is no side door for a guesser."""
 
 
 class SignUpForm(UserCreationForm):

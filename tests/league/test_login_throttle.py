@@ -3,15 +3,18 @@ token endpoint and the log-in page alike, kept in the database so that Redis dow
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 from unittest import mock
 
 import pytest
 from django.contrib.auth.signals import user_logged_in, user_login_failed
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from league.logins import Lockout, login_attempt_begin
 from league.models import LoginAttempt
 from tests.assertions import assert_refused
 from tests.factories import PASSWORD, UserFactory
@@ -131,6 +134,31 @@ def test_the_username_is_counted_whatever_its_case(coach):
     assert_refused(api_login(ELSEWHERE, PASSWORD), 429)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_racing_guesses_from_one_address_get_at_most_five_checked():
+    """Twelve guesses at once (real threads, real connections): the limit holds under a race, because each
+    attempt is written before the limits are counted."""
+    barrier = threading.Barrier(12)
+    let_through: list[bool] = []
+
+    def guess() -> None:
+        try:
+            barrier.wait()
+            let_through.append(not isinstance(login_attempt_begin(username="alice", address=ELSEWHERE), Lockout))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=guess) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+
+    assert len(let_through) == 12
+    assert sum(let_through) <= 5, let_through
+    assert LoginAttempt.objects.filter(succeeded=False).count() == sum(let_through)
+
+
 # --- the account: many addresses ---------------------------------------------------------------------------
 
 
@@ -221,6 +249,19 @@ def test_web_and_api_failures_count_together(coach):
 
     assert_refused(api_login(ELSEWHERE, PASSWORD), 429)
     assert web_login(ELSEWHERE, PASSWORD).status_code == 429
+
+
+def test_the_admin_log_in_is_guarded_too(db, password_checks):
+    admin_user = UserFactory(username="root", is_staff=True, is_superuser=True)
+    client = Client(REMOTE_ADDR=ELSEWHERE)
+    for i in range(5):
+        client.post("/admin/login/", {"username": admin_user.username, "password": f"guess-{i}"})
+
+    response = client.post("/admin/login/", {"username": admin_user.username, "password": PASSWORD})
+
+    assert "Too many failed log-ins" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+    assert password_checks == {"failed": 5, "succeeded": 0}
 
 
 # --- side services and housekeeping -----------------------------------------------------------------------
