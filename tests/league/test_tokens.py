@@ -13,7 +13,7 @@ from django.utils.dateparse import parse_datetime
 from rest_framework.test import APIClient
 
 from tests.assertions import assert_refused
-from tests.factories import PASSWORD, token_for
+from tests.factories import PASSWORD, new_token_for
 
 TOKEN, LOGOUT, LOGOUT_ALL = "/api/v1/auth/token/", "/api/v1/auth/logout/", "/api/v1/auth/logout-all/"
 NEW_PASSWORD = "A-brand-new-pass-2026"
@@ -54,8 +54,8 @@ def test_logout_answers_204_and_that_token_no_longer_authenticates(api, coach):
 
 
 def test_logout_all_ends_every_token_of_the_user_only(api, coach, other_coach):
-    first, second = token_for(coach), token_for(coach)
-    bobs = token_for(other_coach)
+    first, second = new_token_for(coach), new_token_for(coach)
+    bobs = new_token_for(other_coach)
 
     assert client_with(first).post(LOGOUT_ALL).status_code == 204
 
@@ -70,7 +70,7 @@ def test_logout_without_a_token_is_401(api, path):
 
 
 def test_logout_twice_with_the_same_token_is_401_the_second_time(coach):
-    client = client_with(token_for(coach))
+    client = client_with(new_token_for(coach))
     assert client.post(LOGOUT).status_code == 204
 
     assert_refused(client.post(LOGOUT), 401)
@@ -116,7 +116,7 @@ def test_using_a_token_does_not_extend_it(api, coach, settings):
 
 
 def test_set_password_and_save_ends_every_token_of_the_user(coach, other_coach):
-    tokens, bobs = [token_for(coach), token_for(coach)], token_for(other_coach)
+    tokens, bobs = [new_token_for(coach), new_token_for(coach)], new_token_for(other_coach)
 
     coach.set_password(NEW_PASSWORD)
     coach.save()
@@ -126,7 +126,7 @@ def test_set_password_and_save_ends_every_token_of_the_user(coach, other_coach):
 
 
 def test_a_password_set_in_the_admin_ends_every_token_of_the_user(coach):
-    token = token_for(coach)
+    token = new_token_for(coach)
     form = AdminPasswordChangeForm(coach, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
     assert form.is_valid(), form.errors
 
@@ -136,7 +136,7 @@ def test_a_password_set_in_the_admin_ends_every_token_of_the_user(coach):
 
 
 def test_saving_the_user_without_a_new_password_keeps_the_tokens(coach):
-    token = token_for(coach)
+    token = new_token_for(coach)
 
     coach.email = "alice@elsewhere.example"
     coach.save()

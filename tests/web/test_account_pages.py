@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from tests.factories import PASSWORD, token_for
+from tests.factories import PASSWORD, new_token_for
 
 TOKENS, PASSWORD_PAGE = "/account/tokens/", "/account/password/"
 NEW_PASSWORD = "A-brand-new-pass-2026"
@@ -38,7 +38,7 @@ def digest_of(token: str) -> str:
 
 
 def test_the_token_page_lists_the_coachs_tokens_by_their_first_characters_only(as_coach, coach, other_coach):
-    mine, bobs = [token_for(coach), token_for(coach)], token_for(other_coach)
+    mine, bobs = [new_token_for(coach), new_token_for(coach)], new_token_for(other_coach)
 
     page = as_coach.get(TOKENS).content.decode()
 
@@ -50,7 +50,7 @@ def test_the_token_page_lists_the_coachs_tokens_by_their_first_characters_only(a
 
 
 def test_revoking_one_token_on_the_page_ends_it_and_keeps_the_others(as_coach, coach):
-    revoked, kept = token_for(coach), token_for(coach)
+    revoked, kept = new_token_for(coach), new_token_for(coach)
 
     response = as_coach.post(TOKENS, {"digest": digest_of(revoked)}, follow=True)
 
@@ -62,7 +62,7 @@ def test_revoking_one_token_on_the_page_ends_it_and_keeps_the_others(as_coach, c
 
 
 def test_revoke_all_on_the_page_ends_every_token_of_the_coach(as_coach, coach, other_coach):
-    mine, bobs = [token_for(coach), token_for(coach)], token_for(other_coach)
+    mine, bobs = [new_token_for(coach), new_token_for(coach)], new_token_for(other_coach)
 
     as_coach.post(TOKENS, {"everything": "on"})
 
@@ -71,7 +71,7 @@ def test_revoke_all_on_the_page_ends_every_token_of_the_coach(as_coach, coach, o
 
 
 def test_a_coach_cannot_revoke_another_users_token(as_coach, other_coach):
-    bobs = token_for(other_coach)
+    bobs = new_token_for(other_coach)
 
     response = as_coach.post(TOKENS, {"digest": digest_of(bobs)}, follow=True)
 
@@ -81,7 +81,7 @@ def test_a_coach_cannot_revoke_another_users_token(as_coach, other_coach):
 
 @pytest.mark.parametrize("body", [{}, {"digest": "x" * 500}, {"digest": "nul\x00byte"}], ids=["empty", "long", "nul"])
 def test_a_malformed_revoke_is_refused_in_words_and_ends_nothing(as_coach, coach, body):
-    token = token_for(coach)
+    token = new_token_for(coach)
 
     response = as_coach.post(TOKENS, body, follow=True)
 
@@ -108,7 +108,7 @@ def test_the_header_links_the_token_and_password_pages_for_a_signed_in_user(as_c
 
 
 def test_changing_the_password_on_the_page_ends_every_token_and_keeps_the_browser_signed_in(as_coach, coach):
-    token = token_for(coach)
+    token = new_token_for(coach)
 
     response = as_coach.post(
         PASSWORD_PAGE,
@@ -124,7 +124,7 @@ def test_changing_the_password_on_the_page_ends_every_token_and_keeps_the_browse
 
 
 def test_the_password_page_refuses_a_new_password_under_twelve_characters(as_coach, coach):
-    token = token_for(coach)
+    token = new_token_for(coach)
     short = "Qz7#kLm2@pX"  # 11 characters
 
     response = as_coach.post(PASSWORD_PAGE, {"old_password": PASSWORD, "new_password1": short, "new_password2": short})
