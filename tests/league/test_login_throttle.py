@@ -127,6 +127,22 @@ def test_an_attacker_behind_a_clubs_address_does_not_lock_the_other_members_out(
     assert web.status_code == 302, web.status_code
 
 
+def test_behind_a_trusted_proxy_the_forwarded_client_address_is_the_pairs_address(settings, coach):
+    """NUM_PROXIES=1: the address is the one the proxy put in X-Forwarded-For, not the proxy's own."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    proxy = APIClient(REMOTE_ADDR="10.0.0.1")
+
+    def via_proxy(client_address: str, password: str):
+        body = {"username": "alice", "password": password}
+        return proxy.post(TOKEN, body, format="json", HTTP_X_FORWARDED_FOR=client_address)
+
+    for i in range(5):
+        assert_refused(via_proxy(ELSEWHERE, f"guess-{i}"), 400)
+
+    assert_refused(via_proxy(ELSEWHERE, PASSWORD), 429)
+    assert via_proxy(HOME, PASSWORD).status_code == 200
+
+
 def test_the_username_is_counted_whatever_its_case(coach):
     for i, name in enumerate(["alice", "ALICE", "Alice", "aLiCe", "alicE"]):
         api_login(ELSEWHERE, f"guess-{i}", username=name)

@@ -152,3 +152,29 @@ def test_a_token_issued_after_the_password_change_works(api, coach):
 
     assert response.status_code == 200, response.content
     assert authenticates(response.json()["token"])
+
+
+# --- the schema ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "statuses"),
+    [
+        (TOKEN, {"200", "400", "429"}),
+        ("/api/v1/auth/register/", {"201", "400", "403"}),
+        (LOGOUT, {"204", "401"}),
+        (LOGOUT_ALL, {"204", "401"}),
+    ],
+)
+def test_the_schema_documents_every_status_of_the_auth_endpoints(api, path, statuses):
+    schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+
+    assert set(schema["paths"][path]["post"]["responses"]) == statuses
+
+
+def test_the_schema_gives_the_429_its_detail_shape(api):
+    schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+
+    ref = schema["paths"][TOKEN]["post"]["responses"]["429"]["content"]["application/json"]["schema"]["$ref"]
+    component = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert component["required"] == ["detail"]
