@@ -1,6 +1,10 @@
 from django.contrib import admin
 
-from .models import IdempotencyRecord, Invitation, League, Membership, Stadium
+from .models import IdempotencyRecord, Invitation, League, LoginAttempt, Membership, Stadium
+from .web.forms import GuardedAdminAuthenticationForm
+
+# The admin's log-in goes through the same log-in guard as the API and the /login/ page.
+admin.site.login_form = GuardedAdminAuthenticationForm
 
 
 class MembershipInline(admin.TabularInline):
@@ -49,3 +53,19 @@ class StadiumAdmin(admin.ModelAdmin):
 class IdempotencyRecordAdmin(admin.ModelAdmin):
     list_display = ["key", "status_code", "created_at"]
     readonly_fields = [f.name for f in IdempotencyRecord._meta.fields]
+
+
+@admin.register(LoginAttempt)
+class LoginAttemptAdmin(admin.ModelAdmin):
+    """Read-only: the log-in guard's own record (league/logins.py), pruned by age."""
+
+    list_display = ["at", "username_norm", "address", "succeeded"]
+    list_filter = ["succeeded"]
+    search_fields = ["username_norm", "address"]
+    readonly_fields = [f.name for f in LoginAttempt._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

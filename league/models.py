@@ -1,4 +1,4 @@
-"""The league domain: leagues, memberships, stadiums, and the request-idempotency records."""
+"""The league domain: leagues, memberships, stadiums, the request-idempotency records and log-in attempts."""
 
 from __future__ import annotations
 
@@ -213,3 +213,29 @@ class Invitation(models.Model):
     def status(self) -> str:
         """The API's word: "invited" while the user has not answered."""
         return "invited" if self.state == self.State.PENDING else self.state
+
+
+class LoginAttempt(models.Model):
+    """One log-in attempt (API token or web page), kept in the database so the log-in guard works with Redis down.
+
+    A row is written as a failure before the password is checked and turned into a success only when the
+    password proves right, so concurrent guesses see each other (league/logins.py). Pruned by age."""
+
+    #: The username as typed, NFKC-normalised and case-folded: "Alice" and "alice" count together.
+    username_norm = models.CharField(max_length=150)
+    #: The client address (REMOTE_ADDR, or X-Forwarded-For as far as NUM_PROXIES trusts it).
+    address = models.CharField(max_length=64)
+    succeeded = models.BooleanField(default=False)
+    at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["username_norm", "address", "succeeded", "at"], name="login_attempt_pair"),
+            models.Index(fields=["username_norm", "succeeded", "at"], name="login_attempt_account"),
+            models.Index(fields=["address", "succeeded", "at"], name="login_attempt_address"),
+            models.Index(fields=["at"], name="login_attempt_age"),
+        ]
+
+    def __str__(self) -> str:
+        outcome = "ok" if self.succeeded else "failed"
+        return f"{self.username_norm} from {self.address} at {self.at:%Y-%m-%d %H:%M:%S}: {outcome}"

@@ -6,6 +6,7 @@ server. DATABASE_URL and REDIS_URL switch to PostgreSQL and Redis (as CI and pro
 
 import os
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -35,7 +36,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -169,10 +170,33 @@ CELERY_BEAT_SCHEDULE = {
 # --- Auth, i18n, static ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 12}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule on passwords: Django calls it from User.save() after set_password, so every door that changes
+    # a password ends that user's API tokens here (league/tokens.py).
+    {"NAME": "league.tokens.EndTokensOnPasswordChange"},
 ]
+# The log-in guard (league/logins.py), kept in the database so it works with Redis down: failures per account
+# and address together. Numbers of failures, and the windows they are counted in.
+LOGIN_THROTTLE = {
+    "pair_failures": env.int("LOGIN_PAIR_FAILURES", default=5),
+    "pair_window": timedelta(minutes=env.int("LOGIN_PAIR_COOLOFF_MINUTES", default=15)),
+    "account_failures": env.int("LOGIN_ACCOUNT_FAILURES", default=10),
+    "account_window": timedelta(hours=1),
+    # Much higher than the pair's: it only stops one address spraying many accounts it never logged into.
+    "address_failures": env.int("LOGIN_ADDRESS_FAILURES", default=100),
+    "address_window": timedelta(hours=1),
+    "known_address_for": timedelta(days=90),
+    "failures_kept_for": timedelta(days=1),
+}
+# API tokens (django-rest-knox) end this long after they are issued: TOKEN_TTL in days (fractions allowed).
+TOKEN_TTL = timedelta(days=env.float("TOKEN_TTL", default=30))
+REST_KNOX = {
+    "TOKEN_TTL": TOKEN_TTL,
+    # A fixed end: using a token does not extend it.
+    "AUTO_REFRESH": False,
+}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -203,7 +227,7 @@ SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 # --- API ------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "league.tokens.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -220,9 +244,8 @@ REST_FRAMEWORK = {
     # Every operation's error answers documented in one place (league/api/schema.py).
     "DEFAULT_SCHEMA_CLASS": "league.api.schema.DugoutAutoSchema",
     "EXCEPTION_HANDLER": "league.api.errors.exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"login_failures": env("LOGIN_FAILURE_RATE", default="10/min")},
-    # How many proxies stand in front of Dugout: 0 means throttles key by the socket address and never
-    # trust a client-supplied X-Forwarded-For.
+    # How many proxies stand in front of Dugout: 0 means throttles and the log-in guard key by the socket
+    # address and never trust a client-supplied X-Forwarded-For.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 #: An Idempotency-Key claim still unanswered after this long is a crashed request's; the next repeat runs it

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import factory
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from league import services as league_services
 from league.models import League, Membership, Stadium
+from league.tokens import token_issue
 from teams import services as team_services
 from teams.models import Player, Team
 
@@ -97,4 +98,16 @@ def hire(team: Team, position: str, *, name: str = "Rookie", number: int | None 
 
 
 def token_for(user) -> str:
-    return Token.objects.get_or_create(user=user)[0].key
+    """`user`'s API token for a test client: the same one for the same user object while it lasts (an
+    Idempotency-Key is scoped to the Authorization header, so a repeat must send the same token), a newly
+    issued one once it has ended. Only a hash is stored, so the text is kept on the object."""
+    token = getattr(user, "_test_api_token", None)
+    if token is None or not AuthToken.objects.filter(user=user, token_key=token[:15]).exists():
+        token = token_issue(user=user)[1]
+        user._test_api_token = token
+    return token
+
+
+def new_token_for(user) -> str:
+    """Another API token for `user`, as a second log-in would issue."""
+    return token_issue(user=user)[1]

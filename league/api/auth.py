@@ -1,41 +1,56 @@
-"""Registration and tokens (api-v1 "Auth"). Repeated failed logins are throttled (429)."""
+"""Registration, tokens and log-out (api-v1 "Auth" and its v1.1 additions).
+
+Tokens are django-rest-knox's: a new one at every log-in, ending after `TOKEN_TTL` (league/tokens.py). Failed
+log-ins go through the log-in guard (league/logins.py): a waiting attempt is answered 429 with Retry-After before
+its password is checked.
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.contrib.auth import authenticate, get_user_model, password_validation, user_logged_in
 from django.core.exceptions import ValidationError as DjangoValidationError
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
+from league.logins import Lockout, login_attempt_begin, login_attempt_succeeded, login_client_address
+from league.tokens import TokenAuthentication, token_issue, token_revoke, token_revoke_all
 
-class LoginFailureThrottle(SimpleRateThrottle):
-    """Counts only failed logins, per client address: a coach who types his password right is never slowed."""
 
-    scope = "login_failures"
+class DugoutTokenScheme(KnoxTokenScheme):
+    """The schema's `Authorization: Token <token>` scheme for our knox subclass (spectacular matches exact classes)."""
 
-    def get_cache_key(self, request, view) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+    target_class = "league.tokens.TokenAuthentication"
+    name = "tokenAuth"
 
-    def allow_request(self, request, view) -> bool:
-        self.key = self.get_cache_key(request, view)
-        self.history = self.cache.get(self.key, [])
-        self.now = self.timer()
-        while self.history and self.history[-1] <= self.now - self.duration:
-            self.history.pop()
-        if len(self.history) >= self.num_requests:
-            return self.throttle_failure()
-        return True
 
-    def record_failure(self) -> None:
-        self.history.insert(0, self.now)
-        self.cache.set(self.key, self.history, self.duration)
+_messages = serializers.ListField(child=serializers.CharField(), required=False)
+DETAIL = inline_serializer("AuthErrorDetail", {"detail": serializers.CharField()})
+TOKEN_ERRORS = inline_serializer(
+    "AuthTokenErrors",
+    {"detail": serializers.CharField(required=False), "username": _messages, "password": _messages},
+)
+REGISTER_ERRORS = inline_serializer(
+    "AuthRegisterErrors", {"username": _messages, "password": _messages, "email": _messages}
+)
+TOKEN_OUT = inline_serializer(
+    "TokenOut",
+    {"token": serializers.CharField(), "expiry": serializers.DateTimeField(allow_null=True)},
+)
+
+
+def lockout_response(lockout: Lockout) -> Response:
+    """429 in words, and when to come back in the Retry-After header (seconds)."""
+    return Response(
+        {"detail": lockout.message},
+        status=status.HTTP_429_TOO_MANY_REQUESTS,
+        headers={"Retry-After": str(lockout.retry_after())},
+    )
 
 
 class RegisterSerializer(serializers.Serializer):
@@ -71,7 +86,9 @@ class RegisterView(APIView):
                     "username": serializers.CharField(),
                     "token": serializers.CharField(),
                 },
-            )
+            ),
+            400: OpenApiResponse(REGISTER_ERRORS, description="A field refused, e.g. a password under 12 characters."),
+            403: OpenApiResponse(DETAIL, description="Registration is closed."),
         },
     )
     def post(self, request):
@@ -81,8 +98,8 @@ class RegisterView(APIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         user = get_user_model().objects.create_user(data["username"], data.get("email", ""), data["password"])
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"id": user.pk, "username": user.username, "token": token.key}, status=status.HTTP_201_CREATED)
+        _, token = token_issue(user=user)
+        return Response({"id": user.pk, "username": user.username, "token": token}, status=status.HTTP_201_CREATED)
 
 
 class TokenSerializer(serializers.Serializer):
@@ -93,24 +110,61 @@ class TokenSerializer(serializers.Serializer):
 class TokenView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
-    throttle_classes = [LoginFailureThrottle]
 
     @extend_schema(
-        request=TokenSerializer, responses={200: inline_serializer("TokenOut", {"token": serializers.CharField()})}
+        request=TokenSerializer,
+        responses={
+            200: OpenApiResponse(TOKEN_OUT, description="A new token at every log-in, valid until `expiry`."),
+            400: OpenApiResponse(TOKEN_ERRORS, description="Unknown username or wrong password, or a field missing."),
+            429: OpenApiResponse(
+                DETAIL, description="Too many failed log-ins for this account: the Retry-After header says when."
+            ),
+        },
     )
     def post(self, request):
         serializer = TokenSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        user = authenticate(request, **serializer.validated_data)
+        credentials = serializer.validated_data
+        attempt = login_attempt_begin(username=credentials["username"], address=login_client_address(request))
+        if isinstance(attempt, Lockout):
+            return lockout_response(attempt)
+        user = authenticate(request, **credentials)
         if user is None:
-            for throttle in self.get_throttles():
-                throttle.record_failure()
             return Response({"detail": "Unknown username or wrong password."}, status=status.HTTP_400_BAD_REQUEST)
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        login_attempt_succeeded(attempt=attempt)
+        user_logged_in.send(sender=user.__class__, request=request, user=user)
+        instance, token = token_issue(user=user)
+        return Response({"token": token, "expiry": serializers.DateTimeField().to_representation(instance.expiry)})
 
-    def get_throttles(self):
-        # DRF builds fresh throttle objects per call; keep the ones that checked this request.
-        if not hasattr(self, "_throttles"):
-            self._throttles = super().get_throttles()
-        return self._throttles
+
+class _TokenOwnerView(APIView):
+    """Calls made with the token itself (the browser session does not name a token)."""
+
+    authentication_classes = [TokenAuthentication]
+    permission_classes = [IsAuthenticated]
+
+
+class LogoutView(_TokenOwnerView):
+    @extend_schema(
+        request=None,
+        responses={
+            204: OpenApiResponse(description="The token is ended: it no longer authenticates."),
+            401: OpenApiResponse(DETAIL, description="No token, or a token that is unknown, ended or expired."),
+        },
+    )
+    def post(self, request):
+        token_revoke(user=request.user, digest=request.auth.digest)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LogoutAllView(_TokenOwnerView):
+    @extend_schema(
+        request=None,
+        responses={
+            204: OpenApiResponse(description="Every token of the user is ended, this one included."),
+            401: OpenApiResponse(DETAIL, description="No token, or a token that is unknown, ended or expired."),
+        },
+    )
+    def post(self, request):
+        token_revoke_all(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,10 +1,39 @@
 """Forms of the web pages. They only shape input; the services decide."""
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
 from campaigns.rulesets import CHOICES as RULESET_CHOICES
+from league.logins import Lockout, login_attempt_begin, login_attempt_succeeded, login_client_address
 from league.models import League
+
+
+class GuardedLoginMixin:
+    """A log-in form asking the log-in guard (league/logins.py) before the password is checked: a waiting
+    attempt leaves `lockout` set (the log-in page answers 429) and its password unread."""
+
+    lockout: Lockout | None = None
+
+    def clean(self):
+        username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
+        if not (username and password):
+            return super().clean()
+        attempt = login_attempt_begin(username=username, address=login_client_address(self.request))
+        if isinstance(attempt, Lockout):
+            self.lockout = attempt
+            raise forms.ValidationError(attempt.message, code="throttled")
+        cleaned = super().clean()  # a wrong password raises here, and the attempt stays a failure
+        login_attempt_succeeded(attempt=attempt)
+        return cleaned
+
+
+class GuardedAuthenticationForm(GuardedLoginMixin, AuthenticationForm):
+    """The `/login/` page's form."""
+
+
+class GuardedAdminAuthenticationForm(GuardedLoginMixin, AdminAuthenticationForm):
+    """The admin's log-in form: the same guard, so `/admin/login/` is no side door for a guesser."""
 
 
 class SignUpForm(UserCreationForm):
@@ -80,3 +109,16 @@ class ReportSettingsForm(forms.ModelForm):
         fields = ["reports_enabled", "report_weekday", "report_hour", "timezone"]
         labels = {"reports_enabled": "Write a weekly report", "report_weekday": "Day", "report_hour": "Hour (0–23)"}
         help_texts = {"timezone": "e.g. Europe/London, America/New_York, UTC"}
+
+
+class TokenRevokeForm(forms.Form):
+    """Which of his API tokens a coach ends: one (by its digest, knox's key for the row) or all."""
+
+    digest = forms.CharField(max_length=128, required=False)
+    everything = forms.BooleanField(required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        if not cleaned.get("digest") and not cleaned.get("everything"):
+            raise forms.ValidationError("Choose a token to revoke, or revoke them all.")
+        return cleaned

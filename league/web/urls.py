@@ -4,13 +4,15 @@ from django.urls import include, path
 from league.feeds import LeagueReportsFeed
 from teams import web as team_web
 
-from . import invitations, views
+from . import account, invitations, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("signup/", views.signup, name="signup"),
     path("login/", views.ThrottledLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("account/tokens/", account.account_tokens, name="account-tokens"),
+    path("account/password/", account.PasswordChangeView.as_view(), name="password_change"),
     path("leagues/new/", views.league_create, name="league-create"),
     path("leagues/<int:pk>/", views.league_detail, name="league-detail"),
     path("leagues/<int:pk>/join/", views.league_join, name="league-join"),

@@ -15,7 +15,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from campaigns.errors import NotPermitted, RuleViolation
 from league import services as league_services
-from league.api.auth import LoginFailureThrottle
 from league.models import League, LeagueReport, Membership
 from league.policies import may_invite
 from league.reports import report_queue_now
@@ -43,6 +42,7 @@ from teams.selectors import (
 )
 
 from .forms import (
+    GuardedAuthenticationForm,
     HireForm,
     HouseRulesForm,
     LeagueForm,
@@ -60,17 +60,17 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 class ThrottledLoginView(auth_views.LoginView):
-    """Log in, with failed attempts throttled per client address exactly as the API's token endpoint."""
+    """Log in through the same log-in guard as the API's token endpoint (league/logins.py): a waiting attempt
+    is answered 429, saying when to try again, before its password is checked."""
 
-    def dispatch(self, request, *args, **kwargs):
-        self.throttle = LoginFailureThrottle()
-        if request.method == "POST" and not self.throttle.allow_request(request, None):
-            return render(request, "registration/throttled.html", status=429)
-        return super().dispatch(request, *args, **kwargs)
+    authentication_form = GuardedAuthenticationForm
 
     def form_invalid(self, form):
-        self.throttle.record_failure()
-        return super().form_invalid(form)
+        if form.lockout is None:
+            return super().form_invalid(form)
+        response = render(self.request, "registration/throttled.html", {"lockout": form.lockout}, status=429)
+        response["Retry-After"] = str(form.lockout.retry_after())
+        return response
 
 
 def signup(request: HttpRequest) -> HttpResponse:

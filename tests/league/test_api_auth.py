@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from league.api.auth import LoginFailureThrottle
 from league.models import League
 from tests.assertions import assert_refused
 from tests.factories import PASSWORD
@@ -20,8 +20,17 @@ pytestmark = pytest.mark.django_db
 
 
 def failure_limit() -> int:
-    """Failed logins allowed per address and period (settings: LOGIN_FAILURE_RATE, default 10/min)."""
-    return LoginFailureThrottle().num_requests
+    """Failed logins allowed for one account from one address (settings LOGIN_THROTTLE, default 5)."""
+    return settings.LOGIN_THROTTLE["pair_failures"]
+
+
+def token_user(token: str):
+    """The user a token authenticates as, or None (the token's first characters find its row)."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    row = AuthToken.objects.filter(token_key=token[:15]).first()
+    response = client.post("/api/v1/auth/logout/")
+    return row.user if row and response.status_code == 204 else None
 
 
 # --- register ----------------------------------------------------------------------------------
@@ -36,7 +45,7 @@ def test_register_creates_the_user_and_answers_201_with_id_username_and_token(ap
     user = get_user_model().objects.get(username="carol")
     assert body["id"] == user.pk
     assert body["username"] == "carol"
-    assert body["token"] == Token.objects.get(user=user).key
+    assert token_user(body["token"]) == user
     assert "password" not in body
     assert user.check_password(GOOD_PASSWORD)
 
@@ -77,6 +86,7 @@ def test_register_refuses_a_taken_username_naming_username(api, coach, username)
     "password",
     [
         pytest.param("Ab1!", id="too-short"),
+        pytest.param("Qz7#kLm2@pX", id="eleven-characters"),
         pytest.param("password", id="too-common"),
         pytest.param("83749261538", id="all-numeric"),
         pytest.param("Frank2024", id="like-the-username"),
@@ -119,18 +129,22 @@ def test_register_is_refused_when_registration_is_closed(api, settings):
 # --- token -------------------------------------------------------------------------------------
 
 
-def test_token_answers_200_with_the_users_token(api, coach):
+def test_token_answers_200_with_a_token_of_the_user_and_its_expiry(api, coach):
     response = api.post(TOKEN, {"username": "alice", "password": PASSWORD}, format="json")
 
     assert response.status_code == 200, response.content
-    assert response.json() == {"token": Token.objects.get(user=coach).key}
+    assert set(response.json()) == {"token", "expiry"}
+    assert token_user(response.json()["token"]) == coach
 
 
-def test_token_is_stable_across_logins(api, coach):
+def test_every_login_issues_a_new_token_and_the_earlier_one_keeps_working(api, coach):
+    """Tokens rotate: each log-in is a new token (the earlier one ends on its own expiry or a log-out)."""
     first = api.post(TOKEN, {"username": "alice", "password": PASSWORD}, format="json").json()["token"]
     second = api.post(TOKEN, {"username": "alice", "password": PASSWORD}, format="json").json()["token"]
 
-    assert first == second
+    assert first != second
+    assert token_user(first) == coach
+    assert token_user(second) == coach
 
 
 @pytest.mark.parametrize(
@@ -178,7 +192,7 @@ def test_repeated_failed_logins_are_throttled_429_but_another_address_still_logs
     alice_at_home = APIClient(REMOTE_ADDR="192.0.2.10")
     response = alice_at_home.post(TOKEN, {"username": "alice", "password": PASSWORD}, format="json")
     assert response.status_code == 200, response.content
-    assert response.json()["token"] == Token.objects.get(user=coach).key
+    assert token_user(response.json()["token"]) == coach
 
 
 def test_successful_logins_are_not_counted_as_failures(coach):

@@ -67,7 +67,7 @@ def test_commissioner_adds_a_stadium_with_a_special_attribute(as_commissioner, l
 
 
 def test_failed_web_logins_are_throttled_like_the_api(client, coach, settings):
-    """api-v1: repeated failed logins are throttled (429) — the log-in page too."""
-    for _ in range(10):
+    """api-v1: repeated failed logins are throttled (429) — the log-in page too (5 per account and address)."""
+    for _ in range(settings.LOGIN_THROTTLE["pair_failures"]):
         assert client.post("/login/", {"username": coach.username, "password": "wrong"}).status_code == 200
     assert client.post("/login/", {"username": coach.username, "password": "wrong"}).status_code == 429
