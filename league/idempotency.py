@@ -24,8 +24,10 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+from rest_framework.exceptions import AuthenticationFailed
 
 from .models import IdempotencyRecord
+from .tokens import TokenAuthentication
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -46,6 +48,24 @@ def in_flight() -> JsonResponse:
     return _refusal(409, "A request with this Idempotency-Key is still running: repeat it once it has answered.")
 
 
+def caller_scope(request: HttpRequest) -> str:
+    """Whose key it is, so two callers' keys never collide: the user, however he authenticates — each log-in
+    issues a new token, and a coach who logs in again between two tries of one request is still the one
+    paying — else the raw credentials (a token that does not authenticate: the request answers 401), else
+    the address of an anonymous caller."""
+    if request.headers.get("Authorization"):
+        try:
+            authenticated = TokenAuthentication().authenticate(request)
+        except AuthenticationFailed:
+            authenticated = None
+        if authenticated is not None:
+            return f"user:{authenticated[0].pk}"
+        return f"credentials:{request.headers['Authorization']}"
+    if request.user.is_authenticated:
+        return f"user:{request.user.pk}"
+    return f"anonymous:{request.META.get('REMOTE_ADDR', '')}"
+
+
 class IdempotencyKeyMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -56,10 +76,7 @@ class IdempotencyKeyMiddleware:
             return self.get_response(request)
         if len(key) > 255:
             return _refusal(400, "Idempotency-Key is at most 255 characters.")
-        # Scope keys to the caller's credentials (anonymous callers: their address), so two callers' keys
-        # never collide.
-        credentials = request.headers.get("Authorization", "") or request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
-        scope = _sha(credentials or f"anonymous:{request.META.get('REMOTE_ADDR', '')}")
+        scope = _sha(caller_scope(request))
         fingerprint = _sha(request.method, request.get_full_path(), request.body)
 
         claim = self._claim(scope, key, fingerprint)

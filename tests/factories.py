@@ -98,9 +98,9 @@ def hire(team: Team, position: str, *, name: str = "Rookie", number: int | None 
 
 
 def token_for(user) -> str:
-    """`user`'s API token for a test client: the same one for the same user object while it lasts (an
-    Idempotency-Key is scoped to the Authorization header, so a repeat must send the same token), a newly
-    issued one once it has ended. Only a hash is stored, so the text is kept on the object."""
+    """`user`'s API token for a test client: the same one for the same user object while it lasts (one token
+    per persona, as a client keeps the token of its log-in), a newly issued one once it has ended. Only a hash
+    is stored, so the text is kept on the object."""
     token = getattr(user, "_test_api_token", None)
     if token is None or not AuthToken.objects.filter(user=user, token_key=token[:15]).exists():
         token = token_issue(user=user)[1]

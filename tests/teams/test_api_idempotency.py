@@ -16,7 +16,7 @@ from league.idempotency import _sha
 from league.models import IdempotencyRecord, Invitation, League, Membership
 from teams.models import LedgerEntry, Player, Team
 from tests.assertions import assert_refused
-from tests.factories import hire
+from tests.factories import hire, new_token_for
 from tests.invites import accept
 
 pytestmark = pytest.mark.django_db
@@ -58,6 +58,25 @@ def test_a_repeated_hire_replays_the_first_answer_and_hires_once(api_as, coach, 
         100_000,
         -5000,
     ]
+
+
+def test_a_repeat_after_logging_in_again_replays_and_hires_once(coach, team):
+    """Each log-in issues a new token: the key is the coach's, not his token's, so a client that signs in
+    again between two tries of one hire still hires (and pays) once."""
+    from rest_framework.test import APIClient
+
+    body = {"position": "lineman", "name": "Once", "number": 5}
+    first_client, second_client = APIClient(), APIClient()
+    first_client.credentials(HTTP_AUTHORIZATION=f"Token {new_token_for(coach)}")
+    second_client.credentials(HTTP_AUTHORIZATION=f"Token {new_token_for(coach)}")
+
+    first = first_client.post(f"/api/v1/teams/{team.pk}/players/", body, format="json", **key("relogin"))
+    second = second_client.post(f"/api/v1/teams/{team.pk}/players/", body, format="json", **key("relogin"))
+
+    assert first.status_code == 201, first.content
+    assert second["Idempotent-Replayed"] == "true"
+    assert second.json() == first.json()
+    assert Player.objects.filter(team=team).count() == 1
 
 
 def test_a_repeated_purchase_replays_and_buys_once(api_as, coach, team):
