@@ -113,7 +113,8 @@ REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL and env("PYTEST_XDIST_WORKER", default=""):
     # Each test process of a parallel run (pytest-xdist) gets a Redis database of its own: the suite clears the
     # cache between tests (a FLUSHDB), which must not empty another process's cache or broker queues mid-test.
-    REDIS_URL = re.sub(r"(/\d*)?$", f"/{1 + int(env('PYTEST_XDIST_WORKER').removeprefix('gw'))}", REDIS_URL, count=1)
+    _database = 1 + int(env("PYTEST_XDIST_WORKER").removeprefix("gw")) % 15
+    REDIS_URL = re.sub(r"(/\d*)?$", f"/{_database}", REDIS_URL, count=1)
 if REDIS_URL:
     CACHES = {"default": redis_cache(REDIS_URL)}
 else:

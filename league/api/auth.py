@@ -29,15 +29,6 @@ class DugoutTokenScheme(KnoxTokenScheme):
     name = "tokenAuth"
 
 
-_messages = serializers.ListField(child=serializers.CharField(), required=False)
-DETAIL = inline_serializer("AuthErrorDetail", {"detail": serializers.CharField()})
-TOKEN_ERRORS = inline_serializer(
-    "AuthTokenErrors",
-    {"detail": serializers.CharField(required=False), "username": _messages, "password": _messages},
-)
-REGISTER_ERRORS = inline_serializer(
-    "AuthRegisterErrors", {"username": _messages, "password": _messages, "email": _messages}
-)
 TOKEN_OUT = inline_serializer(
     "TokenOut",
     {"token": serializers.CharField(), "expiry": serializers.DateTimeField(allow_null=True)},
@@ -87,8 +78,8 @@ class RegisterView(APIView):
                     "token": serializers.CharField(),
                 },
             ),
-            400: OpenApiResponse(REGISTER_ERRORS, description="A field refused, e.g. a password under 12 characters."),
-            403: OpenApiResponse(DETAIL, description="Registration is closed."),
+            400: OpenApiResponse(description="A field refused, e.g. a password under 12 characters."),
+            403: OpenApiResponse(description="Registration is closed."),
         },
     )
     def post(self, request):
@@ -115,9 +106,9 @@ class TokenView(APIView):
         request=TokenSerializer,
         responses={
             200: OpenApiResponse(TOKEN_OUT, description="A new token at every log-in, valid until `expiry`."),
-            400: OpenApiResponse(TOKEN_ERRORS, description="Unknown username or wrong password, or a field missing."),
+            400: OpenApiResponse(description="Unknown username or wrong password, or a field missing."),
             429: OpenApiResponse(
-                DETAIL, description="Too many failed log-ins for this account: the Retry-After header says when."
+                description="Too many failed log-ins for this account: the Retry-After header says when."
             ),
         },
     )
@@ -149,7 +140,7 @@ class LogoutView(_TokenOwnerView):
         request=None,
         responses={
             204: OpenApiResponse(description="The token is ended: it no longer authenticates."),
-            401: OpenApiResponse(DETAIL, description="No token, or a token that is unknown, ended or expired."),
+            401: OpenApiResponse(description="No token, or a token that is unknown, ended or expired."),
         },
     )
     def post(self, request):
@@ -162,7 +153,7 @@ class LogoutAllView(_TokenOwnerView):
         request=None,
         responses={
             204: OpenApiResponse(description="Every token of the user is ended, this one included."),
-            401: OpenApiResponse(DETAIL, description="No token, or a token that is unknown, ended or expired."),
+            401: OpenApiResponse(description="No token, or a token that is unknown, ended or expired."),
         },
     )
     def post(self, request):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
-from rest_framework.permissions import SAFE_METHODS
+from rest_framework.permissions import SAFE_METHODS, AllowAny
 
 ERROR_COMPONENT = "Error"
 ERROR_SCHEMA = {
@@ -62,7 +62,13 @@ class DugoutAutoSchema(AutoSchema):
         if self.view.get_authenticators():
             codes.append("401")
         if write:
-            codes += ["403", "409", "422"]
+            # 409 and 422 come from the Idempotency-Key middleware on every write; 403 only where a permission
+            # can refuse or a session write can miss its CSRF token (an open door, e.g. the log-in, has neither).
+            codes += ["409", "422"]
+            if self.view.get_authenticators() or not all(
+                isinstance(permission, AllowAny) for permission in self.view.get_permissions()
+            ):
+                codes.append("403")
         if "{" in self.path or (self._is_list_view() and self._get_paginator() is not None):
             codes.append("404")
         if self.method in ("POST", "PUT", "PATCH"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.invites import invite_and_accept
 from tests.matches.bonecruncher_helpers import BoneCruncher, blames
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +21,7 @@ def season(*sizes: int) -> tuple[BoneCruncher, int, list[tuple[int, dict[int, in
         s.register(name)
     league = s.post("commish", "/api/v1/leagues/", {"name": "Scorch Cup", "ruleset": "bonecruncher"})["id"]
     for coach in ("ork", "elf"):
-        s.post("commish", f"/api/v1/leagues/{league}/members/", {"username": coach, "role": "coach"})
+        invite_and_accept(s, commissioner="commish", league=league, who=coach)
     teams = [
         s.build_team("ork", league, "Gutrot Gougers", "orcs_goblins", n=sizes[0]),
         s.build_team("elf", league, "Silverleaf Sylphs", "elves", n=sizes[1]),

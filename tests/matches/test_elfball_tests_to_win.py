@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from campaigns.rulesets.elfball.rules import MAX_TESTS_TO_WIN
 from matches.models import Match
+from tests.invites import invite_and_accept
 
 from .elfball_helpers import ElfSeason, goals, refused
 
@@ -27,7 +28,7 @@ def league_of_two() -> tuple[ElfSeason, int, int, int]:
         s.register(name)
     league = s.post("commish", "/api/v1/leagues/", {"name": "Long Cup", "ruleset": "elfball"})["id"]
     for coach in ("ann", "ben"):
-        s.post("commish", f"/api/v1/leagues/{league}/members/", {"username": coach, "role": "coach"})
+        invite_and_accept(s, commissioner="commish", league=league, who=coach)
     a = s.build("ann", league, "Ash Razorbacks", "razorbacks", RAZORBACKS)
     b = s.build("ben", league, "Bog Razorbacks", "razorbacks", RAZORBACKS)
     return s, league, a, b
