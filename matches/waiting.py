@@ -3,7 +3,8 @@ confirm, a post-match sequence to walk, an inducement shopping turn open. Read b
 header's badge (`league.context_processors`).
 
 Two queries whatever the number of teams and matches: every side of the open matches his teams play in (with the
-match, its league and its pre-match sequence joined), and his teams' unfinished post-match sequences. The rest is
+match, its league and its pre-match sequence joined), and the unfinished post-match sequences of his teams and of
+the teams he plays (his to walk; any of them holds up its team's next result). The rest is
 decided in Python over those rows, with the same predicates the services enforce.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
 from django.urls import reverse
 
 from .models import Aftermath, Match, MatchTeam, Prematch
@@ -54,12 +56,17 @@ def _result_blocked(match: Match, prematch: Prematch | None) -> bool:
     return prematch is not None and not prematch.complete and match.league.rules.fame_from_prematch
 
 
+def _open_matches(user: AbstractBaseUser):
+    """The scheduled or submitted matches the user's teams play in (a subquery: no query of its own)."""
+    return Match.objects.filter(
+        sides__team__coach=user, status__in=[Match.Status.SCHEDULED, Match.Status.SUBMITTED]
+    ).values("pk")
+
+
 def _open_sides(user: AbstractBaseUser) -> dict[int, list[MatchTeam]]:
-    """Every side (team, match, league, pre-match joined) of the scheduled or submitted matches the user's teams
-    play in, by match id: one query."""
-    mine = Match.objects.filter(sides__team__coach=user).values("pk")
+    """Every side (team, match, league, pre-match joined) of those matches, by match id: one query."""
     rows = (
-        MatchTeam.objects.filter(match__in=mine, match__status__in=[Match.Status.SCHEDULED, Match.Status.SUBMITTED])
+        MatchTeam.objects.filter(match__in=_open_matches(user))
         .select_related("team", "match__league", "match__prematch")
         .order_by("match_id", "order")
     )
@@ -69,7 +76,18 @@ def _open_sides(user: AbstractBaseUser) -> dict[int, list[MatchTeam]]:
     return by_match
 
 
-def _match_items(user: AbstractBaseUser, sides: list[MatchTeam]) -> list[WaitingItem]:
+def _unfinished(user: AbstractBaseUser) -> list[Aftermath]:
+    """The unfinished post-match sequences of his teams and of every team in his open matches (one query): his
+    are items, and any of them holds up the next result of its team's matches."""
+    in_his_matches = MatchTeam.objects.filter(match__in=_open_matches(user)).values("team_id")
+    return list(
+        Aftermath.objects.filter(Q(team__coach=user) | Q(team__in=in_his_matches), complete=False)
+        .select_related("team", "match__league")
+        .order_by("match_id", "team_id")
+    )
+
+
+def _match_items(user: AbstractBaseUser, sides: list[MatchTeam], unfinished: list[Aftermath]) -> list[WaitingItem]:
     match = sides[0].match
     coaches = {s.team_id: s.team.coach_id for s in sides}
     names = {s.team_id: s.team.name for s in sides}
@@ -92,21 +110,19 @@ def _match_items(user: AbstractBaseUser, sides: list[MatchTeam]) -> list[Waiting
             return [item("shopping", shopper, "Shop for inducements: your turn is open", url)]
         if shopper is not None:
             return []  # the other coach is shopping: nothing is his to do yet
+    if any(a.team_id in coaches and a.match_id != match.pk for a in unfinished):
+        return []  # as `services._validated_result` refuses: a team's previous post-match sequence comes first
     if _result_blocked(match, prematch):
         url = reverse("match-prematch", args=[match.pk])
         return [item("result", own[0], "Finish the pre-match sequence, then enter the result", url)]
     return [item("result", own[0], "Enter the result", reverse("match-result", args=[match.pk]))]
 
 
-def _aftermath_items(user: AbstractBaseUser) -> list[WaitingItem]:
-    """His teams' unfinished post-match sequences (one query; names of the other sides are not needed)."""
-    rows = (
-        Aftermath.objects.filter(team__coach=user, complete=False)
-        .select_related("team", "match__league")
-        .order_by("match_id", "team_id")
-    )
+def _aftermath_items(user: AbstractBaseUser, unfinished: list[Aftermath]) -> list[WaitingItem]:
     items = []
-    for a in rows:
+    for a in unfinished:
+        if a.team.coach_id != user.pk:
+            continue
         steps = a.match.league.rules.postmatch_steps
         step = steps[a.step_index].title if a.step_index < len(steps) else ""
         action = f"Walk the post-match sequence: {step}" if step else "Walk the post-match sequence"
@@ -119,9 +135,10 @@ def coach_waiting(*, user: AbstractBaseUser) -> list[WaitingItem]:
     """Everything waiting for `user` as a coach, most pressing first (two queries; none when anonymous)."""
     if not user.is_authenticated:
         return []
-    items = _aftermath_items(user)
+    unfinished = _unfinished(user)
+    items = _aftermath_items(user, unfinished)
     for sides in _open_sides(user).values():
-        items.extend(_match_items(user, sides))
+        items.extend(_match_items(user, sides, unfinished))
     return sorted(items, key=lambda i: (KINDS.index(i.kind), i.match_id, i.team_id))
 
 

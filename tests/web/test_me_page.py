@@ -75,6 +75,21 @@ def test_a_confirmed_result_waits_for_each_coachs_post_match_sequence_until_his_
     assert item.action.startswith("Walk the post-match sequence: ")
 
 
+def test_no_result_waits_while_a_team_of_the_match_has_an_earlier_post_match_sequence_to_walk(
+    league, humes, goblins, commissioner
+):
+    carols = TeamFactory(league=league, coach=UserFactory(username="carol"), name="Carol's side")
+    earlier = services.match_schedule(user=commissioner, league=league, team_ids=[carols.pk, goblins.pk])
+    services.match_submit_result(user=carols.coach, match_id=earlier.pk, body=result(carols, goblins))
+    services.match_confirm(user=goblins.coach, match_id=earlier.pk)
+
+    services.match_schedule(user=humes.coach, league=league, team_ids=[humes.pk, goblins.pk])
+
+    # The Goblins' sequence after the earlier match holds up this result (the service refuses it until then).
+    assert kinds(humes.coach) == []
+    assert kinds(goblins.coach) == [("aftermath", earlier.pk, goblins.pk)]
+
+
 def test_an_open_shopping_turn_waits_for_the_shopping_team_only(match, humes, goblins):
     prematch_post(user=humes.coach, match_id=match.pk, step="weather", rolls={"weather": [3, 4]})
     fans = {"fans": {str(humes.pk): [5, 6], str(goblins.pk): [2, 1]}}
