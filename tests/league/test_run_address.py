@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
@@ -55,3 +56,14 @@ def test_the_procfile_web_line_announces_and_serves_the_same_port():
     lines = (Path(settings.BASE_DIR) / "Procfile").read_text().splitlines()
     web = next(line for line in lines if line.startswith("web:"))
     assert "scripts/announce.py ${PORT:-8000}" in web and "runserver 127.0.0.1:${PORT:-8000}" in web
+
+
+def test_the_readme_documents_port_and_links_only_to_files_in_the_repository():
+    root = Path(settings.BASE_DIR).resolve()
+    readme = (root / "README.md").read_text()
+    assert "| `PORT` | `8000` |" in readme
+    for target in re.findall(r"\]\(([^)#]+)", readme):
+        if "://" in target:
+            continue
+        path = (root / target).resolve()
+        assert path.is_relative_to(root) and path.exists(), target
