@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -27,6 +28,30 @@ from .models import League, LeagueReport, Membership, ReportDelivery
 
 REPORT_SPAN = timedelta(days=7)
 log = logging.getLogger(__name__)
+
+#: Where the mailed report's links point when `SITE_URL` is not set: the worker has no request to follow, so
+#: the address `make run` serves by default (a deployment sets `SITE_URL`; see docs/decisions.md).
+MAIL_FALLBACK_URL = "http://127.0.0.1:8000"
+
+
+def site_url(request: HttpRequest | None = None) -> str:
+    """The address absolute links are built on: `SITE_URL` when set; else the request's own scheme and host (a
+    feed or page follows the address it was asked at); else, with no request (the mail), `MAIL_FALLBACK_URL`."""
+    if settings.SITE_URL:
+        return settings.SITE_URL
+    if request is not None:
+        return f"{request.scheme}://{request.get_host()}"
+    return MAIL_FALLBACK_URL
+
+
+def report_body_html(report: LeagueReport, *, request: HttpRequest) -> str:
+    """The stored body as the members received it, its links moved from the address the mail was written with
+    to the one this request came to. The template writes every absolute link as `href="<base>/…"` and escapes
+    the text it prints, so no other `href="` can carry that prefix."""
+    written, wanted = site_url(), site_url(request)
+    if written == wanted:
+        return report.html
+    return report.html.replace(f'href="{written}/', f'href="{wanted}/')
 
 
 def week_label(moment: datetime, tz: str) -> str:
@@ -68,7 +93,7 @@ def report_generate(*, league_id: int, moment: datetime | None = None, regenerat
             return report
         start = moment - REPORT_SPAN
         data = build_report(league=league, week_start=start, week_end=moment)
-        context = {"report": data, "league": league, "week": week, "base_url": settings.SITE_URL}
+        context = {"report": data, "league": league, "week": week, "base_url": site_url()}
         fields = {
             "week_start": start,
             "week_end": moment,

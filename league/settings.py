@@ -81,6 +81,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "league.web.context_processors.waiting",
             ],
         },
     },
@@ -222,8 +223,9 @@ EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
 EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Dugout <dugout@localhost>")
-#: The service's address as the world sees it, for links in e-mails and feeds.
-SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+#: The service's address as the world sees it, for links in e-mails, feeds and report pages. Empty: pages and
+#: feeds follow the request's own host, and the mailed report (no request) uses league.reports.MAIL_FALLBACK_URL.
+SITE_URL = env("SITE_URL", default="").rstrip("/")
 
 # --- API ------------------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -67,7 +67,7 @@ def prematch_state(match: Match) -> dict[str, Any]:
         "shared_stars": shared,
         "aggressor": prematch.aggressor_id,
         "terrain": prematch.terrain,
-        "shopping": _shopping_team(prematch, steps),
+        "shopping": shopping_team(prematch, steps),
         "time_limit_seconds": match.league.house_rules.get("inducement_time_limit_seconds"),
         "log": prematch.log,
     }
@@ -88,7 +88,7 @@ def inducement_out(inducement: Inducement) -> dict:
     }
 
 
-def _shopping_team(prematch: Prematch, steps) -> int | None:
+def shopping_team(prematch: Prematch, steps) -> int | None:
     """The team whose shopping turn is open, if any."""
     if prematch.complete or not steps or prematch.pk is None:
         return None
@@ -278,7 +278,7 @@ def _shopping_turn(match_id: int, team_id: int, user: AbstractBaseUser) -> tuple
     _check_open(match)
     prematch = Prematch.objects.filter(match=match).first()
     steps = _steps(match)
-    if prematch is None or _shopping_team(prematch, steps) != team_id:
+    if prematch is None or shopping_team(prematch, steps) != team_id:
         raise StepConflict(
             f"It is not {team.name}'s turn to shop for inducements: the pre-match sequence is "
             f"{_where(prematch, steps)}."

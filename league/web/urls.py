@@ -4,10 +4,12 @@ from django.urls import include, path
 from league.feeds import LeagueReportsFeed
 from teams import web as team_web
 
-from . import account, invitations, views
+from . import account, home, invitations, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("me/", home.me, name="me"),
+    path("favicon.ico", home.favicon, name="favicon"),
     path("signup/", views.signup, name="signup"),
     path("login/", views.ThrottledLoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -17,7 +17,7 @@ from campaigns.errors import NotPermitted, RuleViolation
 from league import services as league_services
 from league.models import League, LeagueReport, Membership
 from league.policies import may_invite
-from league.reports import report_queue_now
+from league.reports import report_body_html, report_queue_now
 from league.selectors import (
     league_invitations_pending,
     league_queryset,
@@ -143,9 +143,10 @@ def league_reports(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def league_report(request: HttpRequest, pk: int, week: str) -> HttpResponse:
-    """`/leagues/<id>/reports/<week>/`: one weekly report, as the members received it."""
+    """`/leagues/<id>/reports/<week>/`: one weekly report, as the members received it, its links on this host."""
     report = get_object_or_404(LeagueReport.objects.select_related("league"), league_id=pk, week=week)
-    return render(request, "league/report.html", {"league": report.league, "report": report})
+    body = report_body_html(report, request=request)
+    return render(request, "league/report.html", {"league": report.league, "report": report, "body": body})
 
 
 @login_required

@@ -96,7 +96,7 @@ def demo_pages() -> dict[str, list[str]]:
     coaches: dict[str, list[str]] = {}
     for team in Team.objects.filter(league__in=leagues).select_related("coach").order_by("pk"):
         commissioner.append(reverse("team-detail", args=[team.pk]))
-        coaches.setdefault(team.coach.username, [reverse("account-tokens"), reverse("password_change")])
+        coaches.setdefault(team.coach.username, [reverse("me"), reverse("account-tokens"), reverse("password_change")])
         coaches[team.coach.username].append(reverse("team-detail", args=[team.pk]))
     return {"": anonymous, "commissioner": commissioner, **coaches}
 

@@ -170,12 +170,12 @@ class Command(BaseCommand):
             self._queue_reports()
         self.stdout.write(
             self.style.SUCCESS(
-                "\nDugout demo is ready at http://127.0.0.1:8000/\n"
+                "\nDugout demo is ready (`make run` prints its address once the server answers):\n"
                 f"  commissioner / {DEMO_PASSWORD}   (runs the three demo leagues)\n"
                 f"  coach_cid    / {DEMO_PASSWORD}   (a team in each league)\n"
                 f"  coach_gil    / {DEMO_PASSWORD}   (a team in each league)\n"
                 f"  admin        / {DEMO_PASSWORD}   (Django admin at /admin/)\n"
-                "  API docs: http://127.0.0.1:8000/api/docs/\n"
+                "  API docs at /api/docs/\n"
             )
         )
 
