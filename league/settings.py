@@ -234,7 +234,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "league.api.pagination.Pagination",
     "PAGE_SIZE": 50,
     # Bodies bounded in size and depth before decoding, control characters refused (league/api/parsers.py).
     "DEFAULT_PARSER_CLASSES": [

@@ -314,3 +314,19 @@ def test_an_empty_filter_is_a_400_not_every_row(api, world, url, name):
 
     assert response.status_code == 400
     assert name in _error_shape(response)
+
+
+@pytest.mark.parametrize("page", ["", "abc", "0", "-1", "1.5", "١"])
+def test_a_page_that_is_not_a_whole_number_from_one_is_a_400_naming_it(db, api, page):
+    """The schema documents `page` as an integer: an empty or non-numeric page is refused, not read as page 1
+    (schemathesis: `?page=` was answered 200)."""
+    response = api.get("/api/v1/leagues/", {"page": page})
+
+    assert response.status_code == 400, response.content
+    assert "page" in response.json()
+
+
+def test_a_page_past_the_last_is_still_a_404_and_page_one_and_last_answer(db, api):
+    assert api.get("/api/v1/leagues/", {"page": "2"}).status_code == 404
+    assert api.get("/api/v1/leagues/", {"page": "1"}).status_code == 200
+    assert api.get("/api/v1/leagues/", {"page": "last"}).status_code == 200
