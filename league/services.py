@@ -12,12 +12,14 @@ from campaigns import house_rules
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
 
-from . import policies
+from . import policy
 from .models import Invitation, League, Membership, Stadium
 
 
 def league_create(*, user: AbstractBaseUser, name: str, ruleset: str, overrides: dict | None = None) -> League:
     """Create a league; its creator is its first commissioner."""
+    if not policy.may_create_league(user):
+        raise NotPermitted("Sign in to create a league.")
     if ruleset not in REGISTRY:
         raise RuleViolation(f"{ruleset!r} is not a ruleset: choose one of {', '.join(REGISTRY)}.", field="ruleset")
     overrides = REGISTRY[ruleset].validate_house_rules({} if overrides is None else overrides)
@@ -29,6 +31,7 @@ def league_create(*, user: AbstractBaseUser, name: str, ruleset: str, overrides:
 
 def league_update(
     *,
+    user: AbstractBaseUser,
     league_id: int,
     name: str | None = None,
     overrides: dict | None = None,
@@ -39,6 +42,7 @@ def league_update(
     ({reports_enabled, report_weekday, report_hour, timezone}) sets when the weekly report is written."""
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league_id)
+        _check_runs(user, league)
         for field, value in (report_settings or {}).items():
             if field not in REPORT_SETTINGS:
                 raise RuleViolation(f"{field} is not a report setting.", field=field)
@@ -60,14 +64,20 @@ def league_update(
     return league
 
 
+def _check_runs(user: AbstractBaseUser, league: League) -> None:
+    if not policy.may_run_league(user, league):
+        raise NotPermitted("Only a commissioner of this league may change its settings.")
+
+
 #: The league fields that say when its weekly report is written.
 REPORT_SETTINGS = ("reports_enabled", "report_weekday", "report_hour", "timezone")
 
 
-def league_replace_overrides(*, league_id: int, overrides: dict) -> League:
+def league_replace_overrides(*, user: AbstractBaseUser, league_id: int, overrides: dict) -> League:
     """Set the league's overrides to exactly these (the dashboard edits the whole set at once)."""
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league_id)
+        _check_runs(user, league)
         league.house_rules_overrides = league.rules.validate_house_rules(overrides)
         league.save(update_fields=["house_rules_overrides"])
     return league
@@ -83,7 +93,7 @@ def invitation_create(*, user: AbstractBaseUser, league: League, username: str, 
     repeat changes nothing); a user who already holds the role, or is invited to another, is a conflict."""
     if role not in Membership.Role.values:
         raise RuleViolation("role is 'coach' or 'commissioner'.", field="role")
-    if not policies.may_invite(user=user, league=league):
+    if not policy.may_invite(user, league):
         raise NotPermitted("Only a commissioner of this league may invite members.")
     invitee = get_user_model().objects.filter(username=username).first()
     if invitee is None:
@@ -124,9 +134,9 @@ def invitation_decline(*, user: AbstractBaseUser, invitation_id: int) -> Invitat
 
 def _answerable(*, user: AbstractBaseUser, invitation_id: int) -> Invitation:
     invitation = Invitation.objects.select_for_update().select_related("league").filter(pk=invitation_id).first()
-    if invitation is None or invitation.user_id != user.pk:
+    if invitation is None or not policy.may_answer_invitation(user, invitation):
         raise NotPermitted("Only the invited user may answer this invitation.")
-    if not policies.may_answer_invitation(user=user, invitation=invitation):
+    if invitation.state != Invitation.State.PENDING:
         raise InvitationConflict(f"This invitation was already {invitation.state}.")
     return invitation
 
@@ -138,14 +148,21 @@ def _answer(invitation: Invitation, state: str) -> None:
 
 
 def league_join(*, league: League, user: AbstractBaseUser) -> Membership:
-    """A user joins an open league as a coach."""
-    if not league.open_registration:
+    """A user joins an open league as a coach (the acting user joins himself)."""
+    if not user.is_authenticated:
+        raise NotPermitted("Sign in to join a league.")
+    # Not a NotPermitted: the league's setting refuses every signed-in user alike, and the API has always
+    # answered it 400.
+    if not policy.may_join_league(user, league):
         raise RuleViolation("This league is invite-only: ask its commissioner to add you.")
     membership, _ = Membership.objects.get_or_create(league=league, user=user, role=Membership.Role.COACH)
     return membership
 
 
-def stadium_create(*, league: League, name: str, special_attribute: str = "") -> Stadium:
+def stadium_create(*, user: AbstractBaseUser, league: League, name: str, special_attribute: str = "") -> Stadium:
+    """A commissioner adds a stadium to his league."""
+    if not policy.may_run_league(user, league):
+        raise NotPermitted("Only a commissioner of this league may add a stadium.")
     if Stadium.objects.filter(league=league, name__iexact=name).exists():
         raise RuleViolation(f"The league already has a stadium called {name}.", field="name")
     return Stadium.objects.create(league=league, name=name, special_attribute=special_attribute)

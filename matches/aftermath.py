@@ -17,11 +17,11 @@ from campaigns import engine
 from campaigns.dice import Dice, RollRecord, check_entered
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
-from league.selectors import user_is_commissioner
 from teams.models import Player, Sponsorship, Team
 from teams.selectors import player_view, team_queryset, team_races, team_state
 from teams.services import ledger_post, team_locked
 
+from . import policy
 from .models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
 
 
@@ -121,7 +121,7 @@ def aftermath_post(
             raise RuleViolation("This team has no post-match sequence for this match (is the result final?).")
         match = aftermath.match
         league = match.league
-        if not (team.coach_id == user.pk or user_is_commissioner(user=user, league=league)):
+        if not policy.may_act_for_side(user, match, team):
             raise NotPermitted("Only this team's coach or the commissioner can walk its post-match sequence.")
         rules, hr = league.rules, league.house_rules
         steps = rules.postmatch_steps

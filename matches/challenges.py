@@ -10,8 +10,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from campaigns.dice import server_roll
 from campaigns.errors import NotPermitted, RuleViolation
 from league.models import League
-from league.selectors import user_is_coach, user_is_commissioner
 
+from . import policy
 from .models import Match, Roll
 
 
@@ -25,7 +25,7 @@ def challenge_roll(
     match_id: int | None = None,
 ) -> tuple[Roll, Any]:
     """Roll a Challenge of `dice_count` dice against `threshold` (or score the dice entered), and log it."""
-    if not (user_is_coach(user=user, league=league) or user_is_commissioner(user=user, league=league)):
+    if not policy.may_roll_challenge(user, league):
         raise NotPermitted("Only the league's coaches and commissioners can roll Challenges in it.")
     match = None
     if match_id is not None:

@@ -11,10 +11,10 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from campaigns.errors import NotPermitted, RuleViolation
-from league.selectors import user_is_commissioner
 from teams.models import Player, Sponsorship, Team
 from teams.services import ledger_post
 
+from . import policy
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
 from .services import JOURNALED_COUNTERS, _make_final, parse_match_result
 
@@ -22,8 +22,7 @@ from .services import JOURNALED_COUNTERS, _make_final, parse_match_result
 def match_correct(*, user: AbstractBaseUser, match_id: int, body: object) -> Match:
     with transaction.atomic():
         match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
-        league = match.league
-        if not user_is_commissioner(user=user, league=league):
+        if not policy.may_correct_result(user, match):
             raise NotPermitted("Only the commissioner can correct a final result.")
         if match.status != Match.Status.FINAL:
             raise RuleViolation("Only a final result can be corrected; a submitted one can be rejected.")

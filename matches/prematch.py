@@ -18,11 +18,11 @@ from campaigns.dice import Dice, check_entered
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.prematch import PrematchContext, PrematchTeam
 from campaigns.rulesets.base import PositionSpec, fmt_gil
-from league.selectors import user_is_commissioner
 from teams.models import Team
 from teams.selectors import team_queryset, team_state, team_treasury
 from teams.services import ledger_post
 
+from . import policy
 from .aftermath import StepConflict
 from .models import Inducement, Match, MatchTeam, Prematch, Roll
 from .services import _lock_teams
@@ -166,8 +166,7 @@ def prematch_post(
         if not steps:
             raise RuleViolation(f"{rules.name} has no pre-match sequence.")
         teams = {t.pk: t for t in team_queryset().filter(pk__in=[s.team_id for s in sides])}
-        commissioner = user_is_commissioner(user=user, league=league)
-        if not (commissioner or any(t.coach_id == user.pk for t in teams.values())):
+        if not policy.may_run_prematch(user, match):
             raise NotPermitted("Only a coach of this match or the commissioner can run its pre-match sequence.")
         _check_open(match)
         prematch, _ = Prematch.objects.select_for_update().get_or_create(match=match)
@@ -175,7 +174,7 @@ def prematch_post(
             raise StepConflict(f"The pre-match sequence is {_where(prematch, steps)}, not at {step}.")
         current = steps[prematch.step_index]
         shopper = getattr(prematch, f"{current.turn}_id") if current.turn else None
-        if shopper is not None and not (commissioner or teams[shopper].coach_id == user.pk):
+        if shopper is not None and not policy.may_act_for_side(user, match, teams[shopper]):
             raise NotPermitted(f"Only {teams[shopper].name}'s coach (or the commissioner) closes its shopping.")
         catalogue = rules.roll_catalogue(hr)
         team_ids = [s.team_id for s in sides]
@@ -273,7 +272,7 @@ def _shopping_turn(match_id: int, team_id: int, user: AbstractBaseUser) -> tuple
     if side is None:
         raise RuleViolation("That team does not play in this match.", field="team")
     team = side.team
-    if not (team.coach_id == user.pk or user_is_commissioner(user=user, league=match.league)):
+    if not policy.may_act_for_side(user, match, team):
         raise NotPermitted("Only this team's coach or the commissioner can shop for its inducements.")
     _check_open(match)
     prematch = Prematch.objects.filter(match=match).first()

@@ -11,15 +11,11 @@ from django.utils import timezone
 from campaigns.dice import check_entered
 from campaigns.errors import NotPermitted, RuleViolation
 from league.models import League, Stadium
-from league.selectors import user_is_commissioner
 from teams.models import Player, Team
 from teams.selectors import team_queryset, team_state
 
+from . import policy
 from .models import Aftermath, Match, MatchTeam, PlayerMatch, Prematch, Roll
-
-
-def _is_coach_of(user: AbstractBaseUser, teams: list[Team]) -> bool:
-    return user.is_authenticated and any(t.coach_id == user.pk for t in teams)
 
 
 def match_schedule(
@@ -45,7 +41,7 @@ def match_schedule(
     lowest, highest = bounds
     if not lowest <= len(team_ids) <= highest:
         raise RuleViolation(f"This match takes {lowest}–{highest} teams.", field="teams")
-    if not (user_is_commissioner(user=user, league=league) or _is_coach_of(user, list(teams.values()))):
+    if not policy.may_schedule_match(user, league, teams.values()):
         raise NotPermitted("Only the commissioner or a coach of one of these teams can schedule this match.")
     stadium = None
     if stadium_id is not None:
@@ -147,7 +143,7 @@ def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) 
     with transaction.atomic():
         match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
         teams = [side.team for side in match.sides.select_related("team")]
-        if not (user_is_commissioner(user=user, league=match.league) or _is_coach_of(user, teams)):
+        if not policy.may_enter_result(user, match):
             raise NotPermitted("Only a coach of a team in this match or the commissioner can enter its result.")
         if match.status == Match.Status.FINAL:
             raise RuleViolation("This match's result is final.")
@@ -176,7 +172,7 @@ def match_reject(*, user: AbstractBaseUser, match_id: int) -> Match:
     """The commissioner sends a submitted result back: the match is scheduled again, nothing applied."""
     with transaction.atomic():
         match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
-        if not user_is_commissioner(user=user, league=match.league):
+        if not policy.may_reject_result(user, match):
             raise NotPermitted("Only the commissioner can reject a result.")
         if match.status != Match.Status.SUBMITTED:
             raise RuleViolation("Only a submitted result can be rejected.")
@@ -194,18 +190,14 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
     per-player rows written, injuries applied, and each team's post-match sequence opens."""
     with transaction.atomic():
         match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
-        league = match.league
         sides = list(match.sides.select_related("team"))
         if match.status != Match.Status.SUBMITTED:
             raise RuleViolation("There is no submitted result to confirm.")
-        is_commissioner = user_is_commissioner(user=user, league=league)
         if user.pk == match.submitted_by_id:
             raise NotPermitted(
                 "The coach who entered the result cannot confirm it: the other coach or the commissioner does."
             )
-        submitter_teams = {s.team_id for s in sides if s.team.coach_id == match.submitted_by_id}
-        others = [s.team for s in sides if s.team_id not in submitter_teams]
-        if not (is_commissioner or _is_coach_of(user, others)):
+        if not policy.may_confirm_result(user, match):
             raise NotPermitted("Only the other coach or the commissioner can confirm this result.")
         # Check it again, holding the teams: another result may have become final since this one was entered
         # (a player killed there cannot have scored here; a team's next result waits for its sequence).

@@ -22,11 +22,11 @@ from campaigns.rulesets.base import fmt_gil
 from campaigns.rulesets.blitzbowl.prematch import ITEM_WORDS, weather_words
 from campaigns.rulesets.bonecruncher.pregame import terrain_words
 from league.models import League
-from league.selectors import user_is_commissioner
+from league.policy import may_run_league
 from teams.models import Player, Sponsorship, Team
 from teams.selectors import player_race, team_queryset, team_races, team_state, team_treasury
 
-from . import services
+from . import policy, services
 from .aftermath import StepConflict, aftermath_post
 from .forms import (
     BODY_AREAS,
@@ -66,10 +66,10 @@ def _id(value: str | None) -> int:
 def match_schedule(request: HttpRequest) -> HttpResponse:
     """`/matches/new/?league=<id>`: the commissioner schedules any match, a coach one his team plays in."""
     league = get_object_or_404(League.objects.prefetch_related("stadiums"), pk=_id(request.GET.get("league")))
-    is_commissioner = user_is_commissioner(user=request.user, league=league)
+    is_commissioner = may_run_league(request.user, league)
     teams = list(Team.objects.filter(league=league).select_related("coach").order_by("name", "id"))
     own = [t for t in teams if t.coach_id == request.user.pk]
-    if not (is_commissioner or own):
+    if not policy.may_schedule_match(request.user, league, teams):
         return _refused(
             request, "Only the commissioner or a coach with a team in this league can schedule its matches."
         )
@@ -383,14 +383,13 @@ def _bonecruncher_report(match: Match, sides: list, teams: dict, order: dict, na
 def match_report(request: HttpRequest, pk: int) -> HttpResponse:
     """`/matches/<id>/`, public: the teams, the result, each team's post-match log, the rolls, the teams as
     they stood before the match, and the buttons for whoever may act on it."""
-    match = get_object_or_404(match_report_queryset(), pk=pk)
+    # The league's memberships come with the match: the buttons' predicates then cost no query each.
+    match = get_object_or_404(match_report_queryset().prefetch_related("league__memberships"), pk=pk)
     league, user = match.league, request.user
     rules = league.rules
     sides = list(match.sides.all())
     teams = {s.team_id: s.team for s in sides}
     order = {s.team_id: s.order for s in sides}
-    is_commissioner = user_is_commissioner(user=user, league=league)
-    coached = {s.team_id for s in sides if user.is_authenticated and s.team.coach_id == user.pk}
     names: dict[int, Player] = {}
     if rules.key == "blitzbowl" and match.status == Match.Status.SUBMITTED:
         wanted = {row["player"] for row in match.result.get("players", [])}
@@ -408,7 +407,7 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
             "current": None if a.complete else steps[a.step_index].title,
             "waiting": bool(a.pending),
             "log": a.log,
-            "may_walk": is_commissioner or a.team_id in coached,
+            "may_walk": policy.may_act_for_side(user, match, teams[a.team_id]),
         }
         for a in match.aftermaths.all()
         if a.team_id in teams
@@ -426,7 +425,6 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for r in match.rolls.all()
     ]
-    submitter_teams = {s.team_id for s in sides if s.team.coach_id == match.submitted_by_id}
     submitted = match.status == Match.Status.SUBMITTED
     context = {
         "match": match,
@@ -443,12 +441,9 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         "aftermaths": aftermaths,
         "rolls": rolls,
         "economy": rules.economy,
-        "may_enter_result": match.status != Match.Status.FINAL and (is_commissioner or bool(coached)),
-        "may_confirm": submitted
-        and user.is_authenticated
-        and user.pk != match.submitted_by_id
-        and (is_commissioner or bool(coached - submitter_teams)),
-        "may_reject": submitted and is_commissioner,
+        "may_enter_result": match.status != Match.Status.FINAL and policy.may_enter_result(user, match),
+        "may_confirm": submitted and policy.may_confirm_result(user, match),
+        "may_reject": submitted and policy.may_reject_result(user, match),
         # The pre-match sequence (Blitz Bowl, Bone Cruncher): what it settled, and its page while scheduled.
         "prematch": _prematch_summary(
             match, sides, getattr(match, "prematch", None), list(match.inducements.all()), league.house_rules
@@ -457,7 +452,7 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         else None,
         "may_prematch": bool(rules.prematch_steps)
         and match.status == Match.Status.SCHEDULED
-        and (is_commissioner or bool(coached)),
+        and policy.may_run_prematch(user, match),
     }
     return render(request, "matches/report.html", context)
 
@@ -476,9 +471,7 @@ def match_result(request: HttpRequest, pk: int) -> HttpResponse:
     )
     league = match.league
     teams = [s.team for s in match.sides.all()]
-    if not (
-        any(t.coach_id == request.user.pk for t in teams) or user_is_commissioner(user=request.user, league=league)
-    ):
+    if not policy.may_enter_result(request.user, match):
         return _refused(request, "Only a coach of a team in this match or the commissioner can enter its result.")
     if match.status == Match.Status.FINAL:
         messages.error(request, "This match's result is final.")
@@ -667,7 +660,7 @@ def aftermath_walk(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
     JavaScript the form posts and the page reloads."""
     match = get_object_or_404(Match.objects.select_related("league"), pk=pk)
     team = get_object_or_404(Team.objects.filter(match_sides__match=match), pk=team_id)
-    if not (team.coach_id == request.user.pk or user_is_commissioner(user=request.user, league=match.league)):
+    if not policy.may_act_for_side(request.user, match, team):
         return _refused(request, "Only this team's coach or the commissioner can walk its post-match sequence.")
     aftermath = Aftermath.objects.select_related("match__league").filter(match=match, team=team).first()
     if aftermath is None:
@@ -814,9 +807,7 @@ def _prematch_form(match: Match, state: Mapping, sides: list[MatchTeam], *, data
     )
 
 
-def _prematch_context(
-    match: Match, sides: list[MatchTeam], user, *, is_commissioner: bool, form, error: str = ""
-) -> dict:
+def _prematch_context(match: Match, sides: list[MatchTeam], user, *, form, error: str = "") -> dict:
     rules, hr = match.league.rules, match.league.house_rules
     steps = list(rules.prematch_steps)
     state = prematch_state(match)
@@ -843,7 +834,7 @@ def _prematch_context(
         "log": state["log"],
         "shopper": shopper,
         "budget": state["budgets"].get(str(shopper.pk)) if shopper else None,
-        "may_close": shopper is not None and (is_commissioner or shopper.coach_id == user.pk),
+        "may_close": shopper is not None and policy.may_act_for_side(user, match, shopper),
     }
 
 
@@ -859,8 +850,7 @@ def prematch_walk(request: HttpRequest, pk: int) -> HttpResponse:
     JavaScript the form posts and the page reloads."""
     match, sides = _prematch_match(pk)
     league = match.league
-    is_commissioner = user_is_commissioner(user=request.user, league=league)
-    if not (is_commissioner or any(s.team.coach_id == request.user.pk for s in sides)):
+    if not policy.may_run_prematch(request.user, match):
         return _refused(request, "Only a coach of this match or the commissioner can run its pre-match sequence.")
     if not league.rules.prematch_steps:
         messages.error(request, f"{league.rules.name} has no pre-match sequence.")
@@ -897,12 +887,10 @@ def prematch_walk(request: HttpRequest, pk: int) -> HttpResponse:
                 else:
                     if request.htmx:
                         form = _prematch_form(match, prematch_state(match), sides)
-                        context = _prematch_context(
-                            match, sides, request.user, is_commissioner=is_commissioner, form=form
-                        )
+                        context = _prematch_context(match, sides, request.user, form=form)
                         return render(request, "matches/_prematch.html", context)
                     return redirect("match-prematch", pk=pk)
-    context = _prematch_context(match, sides, request.user, is_commissioner=is_commissioner, form=form, error=error)
+    context = _prematch_context(match, sides, request.user, form=form, error=error)
     return render(request, "matches/_prematch.html" if request.htmx else "matches/prematch.html", context)
 
 
@@ -1098,10 +1086,9 @@ def match_inducements(request: HttpRequest, pk: int, team_id: int) -> HttpRespon
     league, team = match.league, side.team
     if "inducements" not in league.house_rules or not league.rules.prematch_steps:
         raise Http404(f"{league.rules.name} has no inducements.")
-    is_commissioner = user_is_commissioner(user=request.user, league=league)
-    if not (is_commissioner or any(s.team.coach_id == request.user.pk for s in sides)):
+    if not policy.may_run_prematch(request.user, match):
         return _refused(request, "Only a coach of this match or the commissioner can see its inducements.")
-    may_shop_for = is_commissioner or team.coach_id == request.user.pk
+    may_shop_for = policy.may_act_for_side(request.user, match, team)
     status, error, notice, form = 200, "", "", None
     if request.method == "POST":
         positions = list(team.roster.positions.order_by("order", "id"))

@@ -216,7 +216,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         league = League.objects.filter(pk=data["league"]).first()
         if league is None:
             return Response({"league": ["No such league."]}, status=status.HTTP_400_BAD_REQUEST)
-        team = services.team_create(league=league, coach=request.user, name=data["name"], roster_key=data["roster"])
+        team = services.team_create(user=request.user, league=league, name=data["name"], roster_key=data["roster"])
         return self._team_out(team.pk, status.HTTP_201_CREATED)
 
     @extend_schema(request=HireIn, responses={201: PlayerOut})

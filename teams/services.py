@@ -15,8 +15,9 @@ from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
-from league.models import League, Membership
+from league.models import League
 
+from . import policy
 from .models import LedgerEntry, Player, Position, Roster, Team
 from .selectors import team_state, team_treasury
 
@@ -35,6 +36,15 @@ def team_locked(*, team_id: int) -> Iterator[Team]:
             )
             .get(pk=team_id)
         )
+        yield team
+
+
+@contextmanager
+def _team_coached(*, team_id: int, user: AbstractBaseUser) -> Iterator[Team]:
+    """`team_locked`, for a write only the team's coach may make: anyone else is refused before any change."""
+    with team_locked(team_id=team_id) as team:
+        if not policy.may_coach_team(user, team):
+            raise NotPermitted(f"Only {team.name}'s coach may do that.")
         yield team
 
 
@@ -81,10 +91,12 @@ def ledger_post(
     )
 
 
-def team_create(*, league: League, coach: AbstractBaseUser, name: str, roster_key: str) -> Team:
-    """Create a team from one of the league's rosters; Blitz Bowl teams open their treasury."""
+def team_create(*, user: AbstractBaseUser, league: League, name: str, roster_key: str) -> Team:
+    """The acting user founds a team (and coaches it) from one of the league's rosters; Blitz Bowl teams open
+    their treasury."""
     rules, hr = league.rules, league.house_rules
-    if not Membership.objects.filter(league=league, user=coach, role=Membership.Role.COACH).exists():
+    coach = user
+    if not policy.may_found_team(user, league):
         raise NotPermitted(
             "Only a coach of this league can create a team in it. Join the league first.", field="league"
         )
@@ -125,7 +137,7 @@ def team_hire_player(
     *, team_id: int, user: AbstractBaseUser, position: str, name: str, number: int | None = None, role: str = ""
 ) -> Player:
     """Hire a rookie: position and roster limits, budget or treasury, role rules — then pay for him."""
-    with team_locked(team_id=team_id) as team:
+    with _team_coached(team_id=team_id, user=user) as team:
         league = team.league
         spec = _position(team, position)
         state = team_state(team=team)
@@ -157,7 +169,7 @@ def _check_number_free(team: Team, number: int | None, *, except_id: int | None 
 
 def team_update_player(*, team_id: int, player_id: int, user: AbstractBaseUser, fields: dict) -> Player:
     """Rename, renumber or (Bone Cruncher) change a player's role."""
-    with team_locked(team_id=team_id) as team:
+    with _team_coached(team_id=team_id, user=user) as team:
         player = _player(team, player_id)
         if "number" in fields:
             _check_number_free(team, fields["number"], except_id=player.pk)
@@ -181,7 +193,7 @@ def team_update_player(*, team_id: int, player_id: int, user: AbstractBaseUser, 
 def team_learn_ability(*, team_id: int, player_id: int, user: AbstractBaseUser, ability: str) -> Player:
     """R (ElfBall): a player learns an ability he is entitled to, at any time after earning it — Basic before
     Advanced, each once, +5 points, never taking the team over its budget (cut something or someone first)."""
-    with team_locked(team_id=team_id) as team:
+    with _team_coached(team_id=team_id, user=user) as team:
         player = _player(team, player_id)
         if player.status not in (Player.Status.ACTIVE, Player.Status.MISS_NEXT_MATCH):
             raise RuleViolation(f"{player.name} cannot learn an ability ({player.get_status_display()}).")
@@ -201,7 +213,7 @@ def team_learn_ability(*, team_id: int, player_id: int, user: AbstractBaseUser, 
 
 def team_fire_player(*, team_id: int, player_id: int, user: AbstractBaseUser) -> Player:
     """Fire a player (H: no refund). He leaves the roster; his record stays for the league's history."""
-    with team_locked(team_id=team_id) as team:
+    with _team_coached(team_id=team_id, user=user) as team:
         player = _player(team, player_id)
         state = team_state(team=team)
         me = next(p for p in state.players if p.id == player.pk)
@@ -217,7 +229,7 @@ def team_purchase(*, team_id: int, user: AbstractBaseUser, item: str, quantity: 
     """Buy re-rolls, staff, Fan Factor or team support, as the league's ruleset prices them."""
     if quantity < 1:
         raise RuleViolation("Buy at least one.", field="quantity")
-    with team_locked(team_id=team_id) as team:
+    with _team_coached(team_id=team_id, user=user) as team:
         league = team.league
         purchase = league.rules.purchase(team_state(team=team), item, quantity, league.house_rules)
         team.rerolls += purchase.rerolls
@@ -236,7 +248,7 @@ def team_purchase(*, team_id: int, user: AbstractBaseUser, item: str, quantity: 
 
 def team_close_creation(*, team_id: int, user: AbstractBaseUser) -> Team:
     """Declare the team ready: creation prices end (e.g. re-rolls now cost double)."""
-    with team_locked(team_id=team_id) as team:
+    with _team_coached(team_id=team_id, user=user) as team:
         if not team.in_creation:
             raise RuleViolation("The team has already left creation.")
         team.league.rules.check_ready(team_state(team=team), team.league.house_rules)
@@ -250,9 +262,7 @@ def team_cancel_residency(*, team_id: int, user: AbstractBaseUser) -> Team:
 
     Under the team's lock, so two cancels at once pay once: the second finds no residency (a Conflict). The cost
     leaves the treasury through `ledger_post`; a treasury that cannot pay refuses it and nothing changes."""
-    with team_locked(team_id=team_id) as team:
-        if team.coach_id != user.pk:
-            raise NotPermitted("Only this team's coach may cancel its home stadium.")
+    with _team_coached(team_id=team_id, user=user) as team:
         league = team.league
         stadium = team.home_stadium
         cost = league.rules.check_residency_cancel(

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
-from league.selectors import user_is_commissioner
 
+from . import policy
 from .models import Player, Team, Transfer
 from .selectors import team_state
 from .services import ledger_post, team_locked
@@ -25,7 +25,7 @@ def transfer_propose(*, user: AbstractBaseUser, player_id: int, to_team_id: int,
     if player is None:
         raise RuleViolation("No such player on a roster.", field="player")
     seller = player.team
-    if seller.coach_id != user.pk:
+    if not policy.may_offer_player(user, seller):
         raise NotPermitted("Only the player's coach can offer him to another team.", field="player")
     buyer = Team.objects.filter(pk=to_team_id).first()
     if buyer is None or buyer.league_id != seller.league_id:
@@ -61,7 +61,7 @@ def transfer_accept(*, user: AbstractBaseUser, transfer_id: int) -> Transfer:
     """The buying coach agrees."""
     with transaction.atomic():
         transfer = _open_transfer(transfer_id, Transfer.Status.PROPOSED)
-        if transfer.to_team.coach_id != user.pk:
+        if not policy.may_accept_transfer(user, transfer):
             raise NotPermitted("Only the receiving team's coach can accept this transfer.")
         transfer.status = Transfer.Status.ACCEPTED
         transfer.save(update_fields=["status"])
@@ -72,8 +72,7 @@ def transfer_refuse(*, user: AbstractBaseUser, transfer_id: int) -> Transfer:
     """Any of the three parties may say no while the transfer is open."""
     with transaction.atomic():
         transfer = _open_transfer(transfer_id, Transfer.Status.PROPOSED, Transfer.Status.ACCEPTED)
-        parties = {transfer.from_team.coach_id, transfer.to_team.coach_id}
-        if user.pk not in parties and not user_is_commissioner(user=user, league=transfer.from_team.league):
+        if not policy.may_refuse_transfer(user, transfer):
             raise NotPermitted("Only the two coaches or the commissioner can refuse this transfer.")
         transfer.status = Transfer.Status.REFUSED
         transfer.decided_at = timezone.now()
@@ -85,7 +84,7 @@ def transfer_approve(*, user: AbstractBaseUser, transfer_id: int) -> Transfer:
     """The commissioner agrees last; the player and the price move in the same transaction."""
     with transaction.atomic():
         transfer = _open_transfer(transfer_id, Transfer.Status.ACCEPTED, Transfer.Status.PROPOSED)
-        if not user_is_commissioner(user=user, league=transfer.from_team.league):
+        if not policy.may_approve_transfer(user, transfer):
             raise NotPermitted("Only the commissioner can approve a transfer.")
         if transfer.status != Transfer.Status.ACCEPTED:
             raise RuleViolation("The receiving team's coach has not accepted this transfer yet.")

@@ -86,7 +86,7 @@ class TeamFactory(factory.Factory):
     def _create(cls, model_class, *, league, coach, name, roster, **kwargs):
         Membership.objects.get_or_create(league=league, user=coach, role=Membership.Role.COACH)
         return team_services.team_create(
-            league=league, coach=coach, name=name, roster_key=roster or DEFAULT_ROSTER[league.ruleset]
+            user=coach, league=league, name=name, roster_key=roster or DEFAULT_ROSTER[league.ruleset]
         )
 
 

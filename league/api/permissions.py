@@ -1,8 +1,10 @@
-"""Who may write what. Reads of public data are open; every write needs a signed-in user."""
+"""Who may write what. Reads of public data are open; every write needs a signed-in user. The answers come
+from the domain policies (league/policy.py, teams/policy.py), the same predicates the services enforce."""
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from league.selectors import user_is_commissioner
+from league.policy import may_run_league
+from teams.policy import may_coach_team
 
 
 class IsCommissionerOrReadOnly(BasePermission):
@@ -13,7 +15,7 @@ class IsCommissionerOrReadOnly(BasePermission):
     def has_object_permission(self, request, view, obj) -> bool:
         if request.method in SAFE_METHODS:
             return True
-        return user_is_commissioner(user=request.user, league=obj)
+        return may_run_league(request.user, obj)
 
 
 class IsTeamCoachOrReadOnly(BasePermission):
@@ -24,4 +26,4 @@ class IsTeamCoachOrReadOnly(BasePermission):
     def has_object_permission(self, request, view, obj) -> bool:
         if request.method in SAFE_METHODS:
             return True
-        return request.user.is_authenticated and obj.coach_id == request.user.pk
+        return may_coach_team(request.user, obj)

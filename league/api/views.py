@@ -16,8 +16,9 @@ from campaigns.rulesets import REGISTRY
 from league import services
 from league.export import league_export
 from league.models import Invitation, League
+from league.policy import may_run_league
 from league.reports import report_queue_now, report_url
-from league.selectors import invitations_pending, league_queryset, report_list, user_is_commissioner
+from league.selectors import invitations_pending, league_queryset, report_list
 from matches.challenges import challenge_roll
 from matches.selectors import league_memorial, league_standings
 from teams.models import Position, Roster
@@ -87,7 +88,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             user=request.user, name=data["name"], ruleset=data["ruleset"], overrides=data["house_rules"]
         )
         if not data["open_registration"]:
-            league = services.league_update(league_id=league.pk, open_registration=False)
+            league = services.league_update(user=request.user, league_id=league.pk, open_registration=False)
         return Response(LeagueOut(self.get_queryset().get(pk=league.pk)).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=LeagueUpdateIn, responses=LeagueOut)
@@ -95,6 +96,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         league = self.get_object()
         data = validated(LeagueUpdateIn, request.data, partial=True)
         services.league_update(
+            user=request.user,
             league_id=league.pk,
             name=data.get("name"),
             overrides=data.get("house_rules"),
@@ -151,7 +153,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             return Response(StadiumSerializer(league.stadiums.all(), many=True).data)
         data = validated(StadiumSerializer, request.data)
         stadium = services.stadium_create(
-            league=league, name=data["name"], special_attribute=data.get("special_attribute", "")
+            user=request.user, league=league, name=data["name"], special_attribute=data.get("special_attribute", "")
         )
         return Response(StadiumSerializer(stadium).data, status=status.HTTP_201_CREATED)
 
@@ -221,7 +223,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                     for r in report_list(league=league)
                 ]
             )
-        if not user_is_commissioner(user=request.user, league=league):
+        if not may_run_league(request.user, league):
             raise NotPermitted("Only the commissioner can have the report written now.")
         week = report_queue_now(league=league)
         if week is None:

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from campaigns.errors import NotPermitted
 from league import services
 from league.models import Invitation
-from league.policies import may_answer_invitation
+from league.policy import may_answer_invitation
 from league.selectors import invitations_pending
 
 

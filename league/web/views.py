@@ -15,22 +15,22 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from campaigns.errors import NotPermitted, RuleViolation
 from league import services as league_services
-from league.models import League, LeagueReport, Membership
-from league.policies import may_invite
+from league.models import League, LeagueReport
+from league.policy import may_coach_in_league, may_invite, may_run_league
 from league.reports import report_body_html, report_queue_now
 from league.selectors import (
     league_invitations_pending,
     league_queryset,
     report_list,
-    user_is_coach,
-    user_is_commissioner,
 )
 from matches import challenges
 from matches.forms import ChallengeForm
 from matches.models import Match
+from matches.policy import may_schedule_match
 from matches.selectors import league_standings, match_queryset
 from teams import services as team_services
 from teams.models import Player, Position, Roster, Team
+from teams.policy import may_coach_team, may_found_team
 from teams.selectors import (
     player_injuries,
     player_race,
@@ -101,22 +101,20 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     rules, hr = league.rules, league.house_rules
     rows = [(team, len(roster_players(team=team)), rules.team_value(team_state(team=team), hr)) for team in teams]
     user = request.user
-    is_commissioner = any(
-        m.user_id == user.pk and m.role == Membership.Role.COMMISSIONER for m in league.memberships.all()
-    )
+    is_commissioner = may_run_league(user, league)  # answered from the prefetched memberships
     standings = league_standings(league=league)
     matches = list(match_queryset().filter(league=league).order_by("created_at", "id"))
     context = {
         "league": league,
         "rows": rows,
-        "is_coach": any(m.user_id == user.pk and m.role == Membership.Role.COACH for m in league.memberships.all()),
+        "is_coach": may_coach_in_league(user, league),
         "is_commissioner": is_commissioner,
         "economy": rules.economy,
         # The table starts with the first final result; before it, the teams list above says it all.
         "standings": standings if any(row["played"] for row in standings) else [],
         "fixtures": [m for m in matches if m.status != Match.Status.FINAL],
         "results": [m for m in reversed(matches) if m.status == Match.Status.FINAL],
-        "may_schedule": is_commissioner or any(team.coach_id == user.pk for team in teams),
+        "may_schedule": may_schedule_match(user, league, teams),
         "reports": report_list(league=league),
     }
     return render(request, "league/league_detail.html", context)
@@ -126,7 +124,7 @@ def league_reports(request: HttpRequest, pk: int) -> HttpResponse:
     """`/leagues/<id>/reports/`: the league's weekly reports, newest first (and "generate now" for its commissioner)."""
     league = get_object_or_404(League, pk=pk)
     if request.method == "POST":
-        if not user_is_commissioner(user=request.user, league=league):
+        if not may_run_league(request.user, league):
             return HttpResponseForbidden("Only the commissioner can have the report written now.")
         week = report_queue_now(league=league)
         if week is None:
@@ -137,7 +135,7 @@ def league_reports(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "league": league,
         "reports": report_list(league=league),
-        "is_commissioner": user_is_commissioner(user=request.user, league=league),
+        "is_commissioner": may_run_league(request.user, league),
     }
     return render(request, "league/reports.html", context)
 
@@ -165,15 +163,15 @@ def league_join(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def team_create(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League, pk=pk)
-    if not user_is_coach(user=request.user, league=league):
+    if not may_found_team(request.user, league):
         messages.error(request, "Join the league as a coach before creating a team.")
         return redirect("league-detail", pk=pk)
     form = TeamForm(request.POST or None, rosters=Roster.objects.filter(ruleset=league.ruleset))
     if request.method == "POST" and form.is_valid():
         try:
             team = team_services.team_create(
+                user=request.user,
                 league=league,
-                coach=request.user,
                 name=form.cleaned_data["name"],
                 roster_key=form.cleaned_data["roster"],
             )
@@ -241,7 +239,7 @@ def _sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
     team = get_object_or_404(team_queryset(), pk=team_id)
     rules, hr = team.league.rules, team.league.house_rules
     positions = team.roster.positions.all()
-    is_coach = request.user.is_authenticated and team.coach_id == request.user.pk
+    is_coach = may_coach_team(request.user, team)
     players = roster_players(team=team)
     tracks_races = "health_template" in rules.player_fields or "race" in rules.player_fields
     races = race_rosters(ruleset=team.league.ruleset) if tracks_races else {}
@@ -318,7 +316,7 @@ def team_ready(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _own_team(request: HttpRequest, pk: int) -> Team | None:
     team = get_object_or_404(Team, pk=pk)
-    return team if team.coach_id == request.user.pk else None
+    return team if may_coach_team(request.user, team) else None
 
 
 @team_write
@@ -434,7 +432,7 @@ def league_challenge(request: HttpRequest, pk: int) -> HttpResponse:
 def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse:
     """The commissioner's desk: members, house rules and stadiums (the Commissioner's word is LAW)."""
     league = get_object_or_404(league_queryset(), pk=league_id)
-    if not user_is_commissioner(user=request.user, league=league):
+    if not may_run_league(request.user, league):
         return HttpResponseForbidden("Only a commissioner of this league may open its dashboard.")
     member_form = MemberForm(prefix="member")
     rules_form = HouseRulesForm(prefix="rules", initial={"overrides": league.house_rules_overrides})
@@ -455,20 +453,22 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
                 rules_form = HouseRulesForm(request.POST, prefix="rules")
                 if rules_form.is_valid():
                     league_services.league_replace_overrides(
-                        league_id=league.pk, overrides=rules_form.cleaned_data["overrides"]
+                        user=request.user, league_id=league.pk, overrides=rules_form.cleaned_data["overrides"]
                     )
                     messages.success(request, "House rules saved.")
                     return redirect("commissioner-dashboard", league_id=league.pk)
             elif action == "report":
                 report_form = ReportSettingsForm(request.POST, prefix="report", instance=league)
                 if report_form.is_valid():
-                    league_services.league_update(league_id=league.pk, report_settings=report_form.cleaned_data)
+                    league_services.league_update(
+                        user=request.user, league_id=league.pk, report_settings=report_form.cleaned_data
+                    )
                     messages.success(request, "Report settings saved.")
                     return redirect("commissioner-dashboard", league_id=league.pk)
             elif action == "stadium":
                 stadium_form = StadiumForm(request.POST, prefix="stadium")
                 if stadium_form.is_valid():
-                    league_services.stadium_create(league=league, **stadium_form.cleaned_data)
+                    league_services.stadium_create(user=request.user, league=league, **stadium_form.cleaned_data)
                     messages.success(request, f"{stadium_form.cleaned_data['name']} added.")
                     return redirect("commissioner-dashboard", league_id=league.pk)
         except RuleViolation as exc:

@@ -371,7 +371,7 @@ def test_a_second_team_for_the_same_coach_is_refused_on_the_form(client, team):
 
 
 def test_joining_an_invite_only_league_is_refused(client, league, stranger):
-    league_services.league_update(league_id=league.pk, open_registration=False)
+    league_services.league_update(user=league.created_by, league_id=league.pk, open_registration=False)
     client.force_login(stranger)
 
     response = client.post(reverse("league-join", args=[league.pk]), follow=True)

@@ -141,11 +141,13 @@ class Command(BaseCommand):
             with transaction.atomic():
                 league = league_services.league_create(user=users["commissioner"], name=name, ruleset=ruleset)
                 for stadium, attribute in stadiums:
-                    league_services.stadium_create(league=league, name=stadium, special_attribute=attribute)
+                    league_services.stadium_create(
+                        user=users["commissioner"], league=league, name=stadium, special_attribute=attribute
+                    )
                 for coach, team_name, roster, players, purchases in teams:
                     Membership.objects.get_or_create(league=league, user=users[coach], role=Membership.Role.COACH)
                     team = team_services.team_create(
-                        league=league, coach=users[coach], name=team_name, roster_key=roster
+                        user=users[coach], league=league, name=team_name, roster_key=roster
                     )
                     for number, (position, player_name, role) in enumerate(players, start=1):
                         team_services.team_hire_player(

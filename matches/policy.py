@@ -1,0 +1,70 @@
+"""Who may do what to a match: one place, read by the match services (which enforce it), by the API and by
+the pages (which offer only what the user may do). Plain predicates, no side effects.
+
+A match's coaches are the coaches of its sides; the league's commissioners may act for any side (they run the
+table when a coach cannot). Predicates that need the sides read `match.sides` once (prefetch it on lists)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from league.models import League
+from league.policy import may_play_in_league, may_run_league
+from teams.models import Team
+from teams.policy import may_coach_team
+
+from .models import Match
+
+
+def _teams(match: Match) -> list[Team]:
+    return [side.team for side in match.sides.all()]
+
+
+def _coaches_one_of(user: AbstractBaseUser, teams: Iterable[Team]) -> bool:
+    return any(may_coach_team(user, team) for team in teams)
+
+
+def may_schedule_match(user: AbstractBaseUser, league: League, teams: Iterable[Team]) -> bool:
+    """The commissioner schedules any match; a coach only one his own team plays in."""
+    return may_run_league(user, league) or _coaches_one_of(user, teams)
+
+
+def may_enter_result(user: AbstractBaseUser, match: Match) -> bool:
+    """A coach of a side, or the commissioner, enters (or re-enters) the result."""
+    return may_run_league(user, match.league) or _coaches_one_of(user, _teams(match))
+
+
+def may_confirm_result(user: AbstractBaseUser, match: Match) -> bool:
+    """The other coach — of a side the submitter does not coach — or the commissioner confirms; never the
+    user who entered it (a result needs two pairs of eyes)."""
+    if not user.is_authenticated or user.pk == match.submitted_by_id:
+        return False
+    others = [team for team in _teams(match) if team.coach_id != match.submitted_by_id]
+    return may_run_league(user, match.league) or _coaches_one_of(user, others)
+
+
+def may_reject_result(user: AbstractBaseUser, match: Match) -> bool:
+    """Only the commissioner sends a submitted result back."""
+    return may_run_league(user, match.league)
+
+
+def may_correct_result(user: AbstractBaseUser, match: Match) -> bool:
+    """Only the commissioner corrects a final result."""
+    return may_run_league(user, match.league)
+
+
+def may_run_prematch(user: AbstractBaseUser, match: Match) -> bool:
+    """A coach of the match or the commissioner rolls its pre-match sequence."""
+    return may_enter_result(user, match)
+
+
+def may_act_for_side(user: AbstractBaseUser, match: Match, team: Team) -> bool:
+    """One side's own steps (its post-match sequence, its inducement shopping): its coach or the commissioner."""
+    return may_coach_team(user, team) or may_run_league(user, match.league)
+
+
+def may_roll_challenge(user: AbstractBaseUser, league: League) -> bool:
+    """The league's coaches and commissioners roll Challenges in it."""
+    return may_play_in_league(user, league)

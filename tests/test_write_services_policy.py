@@ -1,0 +1,291 @@
+"""Every write service refuses a stranger, and a refusal changes nothing.
+
+The services are discovered, not listed: every public function of the services modules whose signature has a
+`user` keyword is a write service and is walked here. Every other public function of those modules must be on
+`NOT_WRITES` (with the reason it needs no acting user), so a new service that forgets `user` fails this test
+rather than slipping past it. Each service is called on valid objects by a user with no membership, and must
+raise NotPermitted with every row of the three domain apps (and the users) exactly as before. The same call by
+the rightful user must not be refused as a permission matter — so the stranger's refusal is about him, not
+about broken arguments.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+import pytest
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+
+from campaigns.errors import NotPermitted, RuleViolation
+from league import services as league_services
+from league.models import Membership
+from matches import aftermath, challenges, corrections, prematch
+from matches import services as match_services
+from teams import services as team_services
+from teams import transfers
+from tests.factories import UserFactory
+from tests.matches.conftest import full_team
+
+pytestmark = pytest.mark.django_db
+
+SERVICE_MODULES = [
+    league_services,
+    team_services,
+    transfers,
+    match_services,
+    aftermath,
+    prematch,
+    corrections,
+    challenges,
+]
+
+#: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
+NOT_WRITES = {
+    "teams.services.team_locked": "the unit of work (a lock) the services themselves open, after their check",
+    "teams.services.ledger_audit": "a read: recomputes the balances and reports discrepancies",
+    "matches.services.parse_match_result": "a parser: validates a result body, writes nothing",
+    "matches.aftermath.aftermath_state": "a read: a post-match sequence as the API shows it",
+    "matches.prematch.prematch_state": "a read: a pre-match sequence as the API shows it",
+    "matches.prematch.inducement_out": "a read: one inducement as the API shows it",
+    "matches.challenges.recent_challenges": "a read: the league's last Challenge rolls",
+}
+
+#: Take `user`, but are no door: called only inside a service that has already checked its user.
+PRIMITIVES = {
+    "teams.services.ledger_post": "the one writer of money, inside a checked service's team lock; `user` is "
+    "only the entry's recorded author",
+}
+
+#: Open to anyone signed in (no membership needed): the stranger here is someone not signed in at all.
+OPEN_DOORS = {
+    "league.services.league_create": "anyone signed in founds a league",
+    "league.services.league_join": "anyone signed in joins an open league",
+}
+
+
+def _public_functions(module) -> list[Callable]:
+    return [
+        fn
+        for name, fn in inspect.getmembers(module, inspect.isfunction)
+        if not name.startswith("_") and fn.__module__ == module.__name__
+    ]
+
+
+def _name(fn) -> str:
+    return f"{fn.__module__}.{fn.__name__}"
+
+
+def _takes_user(fn) -> bool:
+    parameter = inspect.signature(fn).parameters.get("user")
+    return parameter is not None and parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD)
+
+
+WRITE_SERVICES = [
+    fn
+    for module in SERVICE_MODULES
+    for fn in _public_functions(module)
+    if _takes_user(fn) and _name(fn) not in PRIMITIVES
+]
+
+
+class World:
+    """A Blitz Bowl league (commissioner), alice's and bob's teams, and — built only when a call needs them —
+    a scheduled, a submitted and a final match, an open transfer and a pending invitation."""
+
+    def __init__(self, league, commissioner, alice, bob):
+        self.league, self.commissioner, self.alice, self.bob = league, commissioner, alice, bob
+        self.home = full_team(league, alice, "Home")
+        self.away = full_team(league, bob, "Away")
+
+    def body(self) -> dict:
+        scorer = self.home.players.order_by("number").first()
+        return {
+            "teams": [{"team": self.home.pk, "score": 1, "mvp": scorer.pk}, {"team": self.away.pk, "score": 0}],
+            "players": [{"player": scorer.pk, "touchdowns": 1}],
+        }
+
+    def _schedule(self):
+        return match_services.match_schedule(
+            user=self.commissioner, league=self.league, team_ids=[self.home.pk, self.away.pk]
+        )
+
+    @cached_property
+    def scheduled(self):
+        return self._schedule()
+
+    @cached_property
+    def submitted(self):
+        match = self._schedule()
+        return match_services.match_submit_result(user=self.alice, match_id=match.pk, body=self.body())
+
+    @cached_property
+    def final(self):
+        match = self.submitted
+        return match_services.match_confirm(user=self.bob, match_id=match.pk)
+
+    @cached_property
+    def transfer(self):
+        player = self.home.players.order_by("number").first()
+        return transfers.transfer_propose(user=self.alice, player_id=player.pk, to_team_id=self.away.pk)
+
+    @cached_property
+    def carol(self):
+        """Invited to coach, not yet a member."""
+        return UserFactory(username="carol")
+
+    @cached_property
+    def invitation(self):
+        return league_services.invitation_create(
+            user=self.commissioner, league=self.league, username=self.carol.username, role="coach"
+        )
+
+    @cached_property
+    def dave(self):
+        """A coach member of the league with no team yet."""
+        dave = UserFactory(username="dave")
+        Membership.objects.create(league=self.league, user=dave, role=Membership.Role.COACH)
+        return dave
+
+
+@dataclass(frozen=True)
+class Call:
+    """How to call one service on valid objects, and who may (the rightful user)."""
+
+    kwargs: Callable[[World], dict]
+    owner: Callable[[World], object]
+
+
+PLAYER = lambda w: w.home.players.order_by("number").first().pk  # noqa: E731
+
+CALLS: dict[str, Call] = {
+    # league
+    "league.services.league_create": Call(lambda w: {"name": "New Cup", "ruleset": "blitzbowl"}, lambda w: w.bob),
+    "league.services.league_join": Call(lambda w: {"league": w.league}, lambda w: UserFactory(username="erin")),
+    "league.services.league_update": Call(lambda w: {"league_id": w.league.pk, "name": "X"}, lambda w: w.commissioner),
+    "league.services.league_replace_overrides": Call(
+        lambda w: {"league_id": w.league.pk, "overrides": {}}, lambda w: w.commissioner
+    ),
+    "league.services.invitation_create": Call(
+        lambda w: {"league": w.league, "username": w.carol.username, "role": "coach"}, lambda w: w.commissioner
+    ),
+    "league.services.invitation_accept": Call(lambda w: {"invitation_id": w.invitation.pk}, lambda w: w.carol),
+    "league.services.invitation_decline": Call(lambda w: {"invitation_id": w.invitation.pk}, lambda w: w.carol),
+    "league.services.stadium_create": Call(
+        lambda w: {"league": w.league, "name": "New Bowl"}, lambda w: w.commissioner
+    ),
+    # teams
+    "teams.services.team_create": Call(
+        lambda w: {"league": w.league, "name": "Newcomers", "roster_key": "hume"}, lambda w: w.dave
+    ),
+    "teams.services.team_hire_player": Call(
+        lambda w: {"team_id": w.home.pk, "position": "lineman", "name": "Spare"}, lambda w: w.alice
+    ),
+    "teams.services.team_update_player": Call(
+        lambda w: {"team_id": w.home.pk, "player_id": PLAYER(w), "fields": {"name": "Renamed"}}, lambda w: w.alice
+    ),
+    "teams.services.team_learn_ability": Call(
+        lambda w: {"team_id": w.home.pk, "player_id": PLAYER(w), "ability": "block"}, lambda w: w.alice
+    ),
+    "teams.services.team_fire_player": Call(
+        lambda w: {"team_id": w.home.pk, "player_id": PLAYER(w)}, lambda w: w.alice
+    ),
+    "teams.services.team_purchase": Call(
+        lambda w: {"team_id": w.home.pk, "item": "reroll", "quantity": 1}, lambda w: w.alice
+    ),
+    "teams.services.team_close_creation": Call(lambda w: {"team_id": w.home.pk}, lambda w: w.alice),
+    "teams.services.team_cancel_residency": Call(lambda w: {"team_id": w.home.pk}, lambda w: w.alice),
+    "teams.transfers.transfer_propose": Call(
+        lambda w: {"player_id": PLAYER(w), "to_team_id": w.away.pk}, lambda w: w.alice
+    ),
+    "teams.transfers.transfer_accept": Call(lambda w: {"transfer_id": w.transfer.pk}, lambda w: w.bob),
+    "teams.transfers.transfer_refuse": Call(lambda w: {"transfer_id": w.transfer.pk}, lambda w: w.bob),
+    "teams.transfers.transfer_approve": Call(lambda w: {"transfer_id": w.transfer.pk}, lambda w: w.commissioner),
+    # matches
+    "matches.services.match_schedule": Call(
+        lambda w: {"league": w.league, "team_ids": [w.home.pk, w.away.pk]}, lambda w: w.commissioner
+    ),
+    "matches.services.match_submit_result": Call(
+        lambda w: {"match_id": w.scheduled.pk, "body": w.body()}, lambda w: w.alice
+    ),
+    "matches.services.match_confirm": Call(lambda w: {"match_id": w.submitted.pk}, lambda w: w.bob),
+    "matches.services.match_reject": Call(lambda w: {"match_id": w.submitted.pk}, lambda w: w.commissioner),
+    "matches.corrections.match_correct": Call(
+        lambda w: {"match_id": w.final.pk, "body": w.body()}, lambda w: w.commissioner
+    ),
+    "matches.aftermath.aftermath_post": Call(
+        lambda w: {"match_id": w.final.pk, "team_id": w.home.pk, "step": "improvements"}, lambda w: w.alice
+    ),
+    "matches.prematch.prematch_post": Call(
+        lambda w: {"match_id": w.scheduled.pk, "step": "weather", "rolls": {"weather": [4, 5]}},
+        lambda w: w.commissioner,
+    ),
+    "matches.prematch.inducement_add": Call(
+        lambda w: {"match_id": w.scheduled.pk, "team_id": w.home.pk, "item": "bribe"}, lambda w: w.alice
+    ),
+    "matches.prematch.inducement_remove": Call(
+        lambda w: {"match_id": w.scheduled.pk, "team_id": w.home.pk, "inducement_id": 1}, lambda w: w.alice
+    ),
+    "matches.challenges.challenge_roll": Call(
+        lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice
+    ),
+}
+
+
+def _snapshot() -> dict[str, list[dict]]:
+    """Every row of the three domain apps and every user, as it stands."""
+    models = [m for label in ("league", "teams", "matches") for m in apps.get_app_config(label).get_models()]
+    models.append(get_user_model())
+    return {m._meta.label: list(m.objects.order_by("pk").values()) for m in models}
+
+
+@pytest.fixture
+def world(league, commissioner, coach, other_coach) -> World:
+    return World(league, commissioner, coach, other_coach)
+
+
+def test_the_walk_finds_the_services_and_every_public_function_is_a_write_service_or_a_listed_helper():
+    public = {_name(fn) for module in SERVICE_MODULES for fn in _public_functions(module)}
+    unaccounted = {
+        name
+        for name in public
+        if name not in NOT_WRITES
+        and name not in PRIMITIVES
+        and not _takes_user(next(f for m in SERVICE_MODULES for f in _public_functions(m) if _name(f) == name))
+    }
+
+    assert not unaccounted, f"public functions that take no acting user and are not listed helpers: {unaccounted}"
+    assert set(NOT_WRITES) | set(PRIMITIVES) <= public, "a listed helper no longer exists: trim the list"
+    assert "teams.services.team_hire_player" in {_name(fn) for fn in WRITE_SERVICES}
+    assert {_name(fn) for fn in WRITE_SERVICES} == set(CALLS), "every write service needs a call below"
+
+
+@pytest.mark.parametrize("service", WRITE_SERVICES, ids=_name)
+def test_a_write_service_refuses_a_stranger_and_changes_nothing(service, world, stranger):
+    call = CALLS[_name(service)]
+    kwargs = call.kwargs(world)
+    who = AnonymousUser() if _name(service) in OPEN_DOORS else stranger
+    before = _snapshot()
+
+    with pytest.raises(NotPermitted):
+        service(user=who, **kwargs)
+
+    assert _snapshot() == before
+
+
+@pytest.mark.parametrize("service", WRITE_SERVICES, ids=_name)
+def test_the_same_call_by_the_rightful_user_is_not_refused_as_a_permission(service, world):
+    call = CALLS[_name(service)]
+    kwargs = call.kwargs(world)
+    owner = call.owner(world)
+
+    try:
+        service(user=owner, **kwargs)
+    except NotPermitted as exc:  # pragma: no cover - the failure this test exists for
+        pytest.fail(f"{_name(service)} refused its rightful user: {exc.message}")
+    except (RuleViolation, aftermath.StepConflict):
+        pass  # a rule or a state (not this ruleset's ability, not the shopping turn): the door let him in
