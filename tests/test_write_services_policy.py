@@ -52,6 +52,7 @@ NOT_WRITES = {
     "matches.aftermath.aftermath_state": "a read: a post-match sequence as the API shows it",
     "matches.prematch.prematch_state": "a read: a pre-match sequence as the API shows it",
     "matches.prematch.inducement_out": "a read: one inducement as the API shows it",
+    "matches.prematch.shopping_team": "a read: the side whose inducement turn is open (the coach's home asks it too)",
     "matches.challenges.recent_challenges": "a read: the league's last Challenge rolls",
 }
 
