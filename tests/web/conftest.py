@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from matches import services
+from tests.matches.conftest import full_team
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -89,3 +92,25 @@ def log_in(new_page):
         return page
 
     return open_as
+
+
+# --- a scheduled Blitz Bowl match of two full teams (the pre-match and coach's-home pages; a module that needs
+# other teams defines its own) ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def humes(league, coach):
+    """Alice's Humes: eleven Linemen (TV 55,000, treasury 45,000) — the higher Team Value."""
+    return full_team(league, coach, "Alice's Humes")
+
+
+@pytest.fixture
+def goblins(league, other_coach):
+    """Bob's Goblins: eleven Goblins (TV 44,000, treasury 56,000) — the underdog."""
+    return full_team(league, other_coach, "Bob's Goblins", roster="goblin", position="goblin")
+
+
+@pytest.fixture
+def match(league, humes, goblins):
+    """Humes (home) v Goblins, scheduled by Alice."""
+    return services.match_schedule(user=humes.coach, league=league, team_ids=[humes.pk, goblins.pk])

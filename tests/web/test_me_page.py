@@ -28,21 +28,6 @@ def result(home, away) -> dict:
     return {"teams": [{"team": home.pk, "score": 0}, {"team": away.pk, "score": 0}]}
 
 
-@pytest.fixture
-def humes(league, coach):
-    return full_team(league, coach, "Alice's Humes")
-
-
-@pytest.fixture
-def goblins(league, other_coach):
-    return full_team(league, other_coach, "Bob's Goblins", roster="goblin", position="goblin")
-
-
-@pytest.fixture
-def match(league, humes, goblins):
-    return services.match_schedule(user=humes.coach, league=league, team_ids=[humes.pk, goblins.pk])
-
-
 def test_a_scheduled_match_waits_for_a_result_from_both_its_coaches_and_no_stranger(match, humes, goblins, stranger):
     assert kinds(humes.coach) == [("result", match.pk, humes.pk)]
     assert kinds(goblins.coach) == [("result", match.pk, goblins.pk)]

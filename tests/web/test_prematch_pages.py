@@ -63,24 +63,6 @@ def post(client, url, data, *, htmx=False):
 # --- fixtures -----------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def humes(league, coach):
-    """Alice's Humes: eleven Linemen (TV 55,000, treasury 45,000) — the higher Team Value."""
-    return full_team(league, coach, "Alice's Humes")
-
-
-@pytest.fixture
-def goblins(league, other_coach):
-    """Bob's Goblins: eleven Goblins (TV 44,000, treasury 56,000) — the underdog."""
-    return full_team(league, other_coach, "Bob's Goblins", roster="goblin", position="goblin")
-
-
-@pytest.fixture
-def match(league, humes, goblins):
-    """Humes (home) v Goblins, scheduled by Alice."""
-    return services.match_schedule(user=humes.coach, league=league, team_ids=[humes.pk, goblins.pk])
-
-
 def run_weather_and_fans(match: Match, humes: Team, goblins: Team) -> None:
     """Weather 3 + 4; fans Humes 5 + 6, Goblins 2 + 1 — through the service."""
     prematch_post(user=humes.coach, match_id=match.pk, step="weather", rolls={"weather": [3, 4]})
