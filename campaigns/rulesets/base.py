@@ -16,6 +16,7 @@ from typing import Any
 
 from campaigns import house_rules
 from campaigns.errors import RuleViolation
+from campaigns.rulesets import words as shared_words
 
 # Statuses of a player still on the roster (counted against roster limits).
 ON_ROSTER = frozenset({"active", "miss_next_match", "journeyman"})
@@ -126,6 +127,8 @@ class Ruleset:
     player_fields: tuple[str, ...] = ()
     #: The rulebook's order of a player's attributes (JSON storage may not keep it).
     attribute_order: tuple[str, ...] = ()
+    #: The sentences a page or a log prints for this game (`campaigns/rulesets/<key>/words.py`).
+    words = shared_words
 
     def ordered_attributes(self, attributes: Mapping[str, int]) -> list[tuple[str, int]]:
         """Attributes in the rulebook's order; any the ruleset does not name follow, alphabetically."""

@@ -14,7 +14,7 @@ from campaigns.rulesets.base import (
     fmt_gil,
 )
 
-from . import postmatch, prematch, results, rules
+from . import postmatch, prematch, results, rules, words
 from .prematch_steps import STEPS as PREMATCH_STEPS
 from .steps import STEPS
 
@@ -22,6 +22,7 @@ from .steps import STEPS
 class BlitzBowl(Ruleset):
     key = "blitzbowl"
     name = "Blitz Bowl"
+    words = words
     economy = "gil"
     purchase_items = ("reroll", "assistant_coach", "cheerleader", "white_mage", "fan_factor")
     player_fields = ("spp",)

@@ -13,7 +13,7 @@ from typing import Any
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
-from . import results, rules, wounds
+from . import results, rules, words, wounds
 from .pregame_steps import STEPS as PREGAME_STEPS
 from .steps import STEPS
 
@@ -21,6 +21,7 @@ from .steps import STEPS
 class BoneCruncher(Ruleset):
     key = "bonecruncher"
     name = "Bone Cruncher"
+    words = words
     economy = "none"
     purchase_items = ("trainer", "coach", "cheerleader")
     player_fields = (
@@ -116,7 +117,7 @@ class BoneCruncher(Ruleset):
                 base=base, conditions=player.conditions, weapon="none", race=player.race, hr=hr
             ),
             "elite": player.elite,
-            "conditions": wounds.condition_words(player.conditions),
+            "conditions": words.conditions(player.conditions, hr=hr),
             "qualifies_for_elite": wounds.qualifies_for_elite(
                 matches_survived=player.matches_survived, elite=player.elite, hr=hr
             ),

@@ -17,7 +17,7 @@ from typing import Any
 from campaigns.engine import PlayerUpdate, PlayerView, Step, StepContext
 from campaigns.errors import RuleViolation
 
-from . import results, wounds
+from . import results, words, wounds
 from .wounds import ALIVE, WoundState
 
 
@@ -168,7 +168,7 @@ def wounds_step(ctx: StepContext) -> None:
             player, before = candidates[pid]
             gone = [c for c in before.conditions if c not in new.conditions]
             what = [f"{before.wounds - new.wounds} wound box(es)"] if new.wounds != before.wounds else []
-            what += wounds.condition_words(gone)
+            what += words.conditions(gone, hr=ctx.hr)
             ctx.say(f"{player.name}: a Trainer heals {' and '.join(what) or 'nothing'}; {new.wounds} box(es) marked.")
             states[pid] = new
             reasons.setdefault(pid, []).append("healed by a Trainer")
@@ -322,10 +322,10 @@ def team_stats(ctx: StepContext) -> None:
         advanced = bool(hr.get("advanced_wounds", False))
         limit = wounds.wound_limit(template=template, hr=hr) if template or not advanced else "?"
         capacity = wounds.armour_capacity(role=p.role, elite=p.elite, template=template, hr=hr)
-        words = wounds.condition_words(p.conditions)
+        lasting = words.conditions(p.conditions, hr=hr)
         ctx.say(
             f"{p.name}: {p.wounds}/{limit} wound boxes, {p.armour_used}/{capacity} armour used"
-            + (f"; {', '.join(words)}" if words else "")
+            + (f"; {', '.join(lasting)}" if lasting else "")
             + "."
         )
     elite = [p.name for p in living if p.elite]

@@ -19,6 +19,8 @@ from typing import Any
 
 from campaigns.errors import RuleViolation
 
+from . import words
+
 #: The six body areas of a health template, in the template's (rulebook's) order.
 AREAS = ("head", "torso", "left_arm", "right_arm", "left_leg", "right_leg")
 SIDES = ("left", "right")
@@ -28,12 +30,6 @@ OVERFLOW_ORDER = ("torso", "left_leg", "right_leg", "left_arm", "right_arm", "he
 HEAL_ORDER = AREAS
 #: Statuses of a player alive and on the roster (a dead player is on the memorial, not the squad).
 ALIVE = frozenset({"active", "miss_next_match", "journeyman"})
-
-_CONDITION_WORDS = {
-    "incapacitated_leg": "incapacitated {side} leg (movement −2 until healed)",
-    "incapacitated_arm": "incapacitated {side} arm (no distance fire, −2 in melee until healed)",
-    "severed_arm": "severed {side} arm (never heals)",
-}
 
 
 @dataclass(frozen=True)
@@ -209,15 +205,6 @@ def _add_condition(conditions: list[dict], key: str, side: str) -> bool:
     return True
 
 
-def condition_words(conditions: Iterable[Mapping[str, str]]) -> list[str]:
-    """Lasting conditions in words, for the team sheet and the log."""
-    words = []
-    for c in conditions:
-        template = _CONDITION_WORDS.get(c.get("key", ""), "{key} ({side})")
-        words.append(template.format(side=c.get("side", ""), key=c.get("key", "")))
-    return words
-
-
 # --- hits ------------------------------------------------------------------------------------------------------
 
 
@@ -308,7 +295,7 @@ def apply_hits(
             hit(area)
         lasting = ""
         if entry["persists_between_matches"] and _add_condition(conditions, entry["key"], side):
-            lasting = f"; lasting: {condition_words([{'key': entry['key'], 'side': side}])[0]}"
+            lasting = f"; lasting: {words.condition({'key': entry['key'], 'side': side}, hr=hr)}"
         log.append(
             f"Critical wound {roll}: {entry['name']}{where} — {entry['wounds']} wound(s) "
             f"({tally['armour'] - before[0]} on armour, {tally['wounds'] - before[1]} marked){lasting}."

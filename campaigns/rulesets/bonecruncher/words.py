@@ -1,0 +1,39 @@
+"""Bone Cruncher in words: the sentences a page or a log prints for this game, in one place.
+
+A lasting condition has one wording everywhere (team sheet, post-match form, log, weekly report)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from campaigns.rulesets.words import *  # noqa: F403  (the shared words)
+from campaigns.rulesets.words import humanise
+
+#: rules/bonecruncher.md "Wounds": what each lasting condition does until healed.
+_CONDITION = {
+    "incapacitated_leg": "incapacitated {side} leg (movement −2 until healed)",
+    "incapacitated_arm": "incapacitated {side} arm (no distance fire, −2 in melee until healed)",
+    "severed_arm": "severed {side} arm",
+}
+
+
+def severed_arm_heals(hr: Mapping | None) -> bool:
+    """H: a severed arm never heals unless the league's house rule `trainer_healing.severed_arm_heals` says so."""
+    return bool(hr and hr.get("trainer_healing", {}).get("severed_arm_heals", False))
+
+
+def condition(c: Mapping[str, str] | str, *, hr: Mapping | None = None) -> str:
+    """{"key": "incapacitated_leg", "side": "left"} → "incapacitated left leg (movement −2 until healed)"."""
+    if not isinstance(c, Mapping):
+        return humanise(c)
+    key, side = str(c.get("key", "")), str(c.get("side", ""))
+    template = _CONDITION.get(key)
+    text = template.format(side=side).replace("  ", " ") if template else humanise(key) + (f" ({side})" if side else "")
+    if key == "severed_arm" and not severed_arm_heals(hr):
+        text += " (never heals)"
+    return text
+
+
+def conditions(cs: Iterable[Mapping[str, str]], *, hr: Mapping | None = None) -> list[str]:
+    """Lasting conditions in words, in the order recorded."""
+    return [condition(c, hr=hr) for c in cs]
