@@ -211,6 +211,13 @@ class TeamView:
     positions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
+def team_situation(team: TeamView) -> dict[str, bool]:
+    """The flags a step's optional choices are offered under (`Step.options`)."""
+    stadium = team.home_stadium
+    owns = bool(stadium and stadium.owned_by_this_team)
+    return {"owns_stadium": owns, "resident_tenant": bool(stadium) and not owns, "resident": bool(stadium)}
+
+
 class NeedsDecision(Exception):
     """A control-flow signal: the step stops, pending the coach's decision."""
 
@@ -272,6 +279,19 @@ class Step:
     run: StepFunction
     #: The roll keys the step may use, in the order it asks for them (pages offer one input each).
     rolls: tuple[str, ...] = ()
+    #: Which of `rolls` the step can use for this team after this match: (team, match, hr) -> roll keys.
+    #: None: all of them. Pages ask only for these (no stadium dice without a stadium).
+    usable: Callable[[TeamView, MatchView, Mapping[str, Any]], tuple[str, ...]] | None = None
+    #: Choices a coach may add when running the step: (name, "flag" | "count", label, when), where `when`
+    #: names a flag of `team_situation(team)` that must be true for the choice to be offered.
+    options: tuple[tuple[str, str, str, str], ...] = ()
+
+    def usable_rolls(self, team: TeamView, match: MatchView, hr: Mapping[str, Any]) -> tuple[str, ...]:
+        """The roll keys worth asking the coach for before the step runs, in `rolls` order."""
+        if self.usable is None:
+            return self.rolls
+        usable = set(self.usable(team, match, hr))
+        return tuple(k for k in self.rolls if k in usable)
 
 
 def bool_choice(name: str) -> Callable[[Any], bool]:
