@@ -545,6 +545,16 @@ STEPS = (
             "random_player",
         ),
     ),
-    Step("hire_fire", "Hire and fire", hire_fire, rolls=("stadium_loss", "stadium_sale")),
+    Step(
+        "hire_fire",
+        "Hire and fire",
+        hire_fire,
+        rolls=("stadium_loss", "stadium_sale"),
+        options=(
+            ("sell_stadium", "flag", "Sell the stadium the team owns (it stays resident)", "owns_stadium"),
+            ("buy_stadium", "flag", "Buy the home stadium (the Stadium Fund pays first)", "resident_tenant"),
+            ("stadium_fund_payments", "count", "Payments into the Stadium Fund", "resident"),
+        ),
+    ),
     Step("prepare", "Prepare for next match", prepare, rolls=("expensive_mistakes", "expensive_mistakes_amount")),
 )
