@@ -47,28 +47,32 @@ def _target(dotted: str) -> str | None:
     return None
 
 
-def imports_of(module: str) -> list[tuple[int, str]]:
-    """(line, imported project module) for every import statement anywhere in `module`."""
+def imported_names(module: str) -> list[tuple[int, str]]:
+    """(line, dotted name) for every import statement anywhere in `module`, relative ones made absolute;
+    `from x import y` gives `x.y` (y may be a submodule, as in `from league import services`, or a name)."""
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = []
     for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
         if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
+            found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 source = ".".join(base + ([node.module] if node.module else []))
             else:
                 source = node.module or ""
-            # `from x import y`: y may be a submodule (from league import services) or a name in x.
-            names = [f"{source}.{alias.name}" for alias in node.names]
-        else:
-            continue
-        for name in names:
-            target = _target(name)
-            if target is not None and target != module:
-                found.append((node.lineno, target))
+            found += [(node.lineno, f"{source}.{alias.name}") for alias in node.names]
+    return found
+
+
+def imports_of(module: str) -> list[tuple[int, str]]:
+    """(line, imported project module) for every import of another project module anywhere in `module`."""
+    found = []
+    for line, name in imported_names(module):
+        target = _target(name)
+        if target is not None and target != module:
+            found.append((line, target))
     return found
 
 
@@ -125,3 +129,20 @@ def test_the_domains_run_matches_then_teams_then_league():
     order = [layer_of(m) for m in ("campaigns.engine", "league.models", "teams.models", "matches.models")]
     assert order == sorted(order) and len(set(order)) == 4
     assert layer_of("league.urls") == len(LAYERS) - 1
+
+
+RULES = [name for name, _ in LAYERS].index("rules")
+#: What pure rule code never touches (architecture.md "Rules are pure"): the framework, the database, the queue.
+IMPURE = ("django", "rest_framework", "drf_spectacular", "celery", "redis", "psycopg", "requests")
+
+
+def test_the_rules_import_no_framework_database_or_queue():
+    """The rules layer is plain Python: only its Django app declaration (campaigns/apps.py) names Django."""
+    impure = [
+        f"{module}:{line} -> {name}"
+        for module in MODULES
+        if layer_of(module) == RULES and module != "campaigns.apps"
+        for line, name in imported_names(module)
+        if name.split(".")[0] in IMPURE
+    ]
+    assert not impure, "rule code imports the framework:\n" + "\n".join(impure)
