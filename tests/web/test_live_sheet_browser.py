@@ -9,6 +9,7 @@ Playwright's sync API drives Debian's Chromium against pytest-django's live serv
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -19,12 +20,16 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed in this environment")
 expect = sync_api.expect
 
+from django.conf import settings  # noqa: E402
+
 from matches import services  # noqa: E402
 from matches.models import DraftEvent, Match  # noqa: E402
 from teams.models import Player  # noqa: E402
 from tests.factories import LeagueFactory, TeamFactory, UserFactory, hire  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SCREENSHOT = Path(settings.BASE_DIR) / "var" / "live-sheet-390.png"
 
 
 # --- taps -------------------------------------------------------------------------------------------------------
@@ -283,16 +288,50 @@ def test_a_reload_and_the_other_coach_see_the_same_sheet_and_the_other_coachs_ta
     log_in, js_errors, humes, goblins, match
 ):
     h, g = by_number(humes), by_number(goblins)
-    alice = open_sheet(log_in("alice"), match)
+    alice = log_in("alice")
+    alice.set_viewport_size({"width": 390, "height": 844})
+    open_sheet(alice, match)
+    # Built for a phone: no sideways scrolling, every player a large tap target.
+    assert alice.evaluate("document.documentElement.scrollWidth") <= 390
+    heights = alice.locator(".live-player").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().height)")
+    assert len(heights) == 22 and min(heights) >= 44
+    alice.screenshot(path=str(SCREENSHOT), full_page=True)
+
+    # The first answer is lost on the way back (the server kept the event): the phone sends it again, same key.
+    lost = []
+
+    def lose_the_answer(route):
+        if route.request.method == "POST" and not lost:
+            lost.append(route.fetch().status)
+            route.abort()
+        else:
+            route.continue_()
+
+    events_url = re.compile(r"/api/v1/matches/\d+/draft/$")
+    alice.route(events_url, lose_the_answer)
     tap(alice, h[1], "touchdown")
     tap(alice, g[2], "casualty")
     saved(alice, 2)
+    assert lost == [201]
+    assert DraftEvent.objects.filter(draft__match=match).count() == 2  # the repeat was kept once
+    alice.unroute(events_url)
     log = alice.locator("#live-log li").all_inner_texts()
 
     alice.reload()
     saved(alice, 2)
     expect(alice.locator("#live-log li")).to_have_text(log)
     expect(alice.locator(f"#score-{humes.pk}")).to_have_text("1")
+
+    # The service worker keeps the sheet: with no signal, a reload still opens it, with the same events.
+    assert alice.evaluate("navigator.serviceWorker.ready.then(r => r.active.scriptURL)").endswith("/sw.js")
+    alice.reload()  # now under the worker's control, so the sheet is in its cache
+    saved(alice, 2)
+    offline(alice)
+    alice.reload()
+    expect(alice.locator("#live-status")).to_have_attribute("data-state", "offline")
+    expect(alice.locator("#live-log li")).to_have_text(log)
+    alice.context.set_offline(False)
+    alice.reload()
 
     bob = open_sheet(log_in("bob"), match)
     saved(bob, 2)
