@@ -299,9 +299,6 @@ CONTENT_SECURITY_POLICY = {
         "base-uri": [SELF],
         "frame-ancestors": [NONE],
         "form-action": [SELF],
-        # The live match sheet: an installable web app with a service worker (static/js/sw.js).
-        "worker-src": [SELF],
-        "manifest-src": [SELF],
     }
 }
 # No page uses a device or payment API, so none may, nor an embedded frame.
