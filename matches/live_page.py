@@ -44,10 +44,12 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
                 {
                     "team": side.team,
                     "players": [players[p] for p in teams[side.team_id]],
-                    "kinds": [k for k in kinds if k.pick == "team"],
+                    "kinds": [k for k in kinds if k.pick == "team" and not k.final],
+                    "final_kinds": [k for k in kinds if k.pick == "team" and k.final],
                 }
                 for side in sides
             ],
+            "scored": any(k.score for k in kinds),
             "player_kinds": [k for k in kinds if k.pick != "team" and not k.final],
             "final_kinds": [k for k in kinds if k.pick != "team" and k.final],
             "option_kinds": [k for k in kinds if k.options],

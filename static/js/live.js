@@ -164,6 +164,11 @@
       if (response.status >= 500) { setOnline(false); return; }
       var data = null;
       try { data = await response.json(); } catch (e) { data = null; }
+      if (response.status === 401 || response.status === 403) {
+        // Signed out (or no longer allowed): the events stay on this phone until someone who may keeps them.
+        showError(message(data) + " The unsent events stay on this phone.");
+        return;
+      }
       queue.shift();
       save();
       if (response.ok) { accept(data); } else { showError(message(data)); }

@@ -253,3 +253,15 @@ def test_a_tapped_event_is_normalised_with_its_team():
     assert rules.live_check_event({"kind": "touchdown", "player": 201}, teams=TEAMS, hr=hr) == ev(
         "touchdown", AWAY, 201
     )
+
+
+@pytest.mark.parametrize("key", ["blitzbowl", "elfball"])
+def test_a_team_that_concedes_is_recorded_as_conceding_and_loses(key):
+    """R (rules/blitzbowl.md, rules/elfball.md "Conceding"): the conceding team loses."""
+    rules, hr = sheet(key)
+    events = [ev("concede", AWAY)]
+    body = rules.live_result_body(events, teams=TEAMS, hr=hr)
+    assert body["teams"][1]["conceded"] is True
+    assert "conceded" not in body["teams"][0]
+    result = rules.parse_result(body, rosters=ROSTERS, event="", hr=hr, context={"tests_to_win": 2})
+    assert [t["outcome"] for t in result["teams"]] == ["win", "loss"]

@@ -233,9 +233,14 @@ def squad(league, coach, name: str, roster: str, n: int = 8):
     return team
 
 
-def test_bonecruncher_points_and_wounds_tapped_through_a_lost_signal_are_the_result(log_in, js_errors):
+def test_bonecruncher_points_and_wounds_per_area_tapped_through_a_lost_signal_are_the_result(log_in, js_errors):
     commissioner = UserFactory(username="commish")
-    league = LeagueFactory(name="Crunch League", ruleset="bonecruncher", created_by=commissioner)
+    league = LeagueFactory(
+        name="Crunch League",
+        ruleset="bonecruncher",
+        created_by=commissioner,
+        house_rules_overrides={"advanced_wounds": True},
+    )
     barbs = squad(league, UserFactory(username="alice"), "Barb Brawlers", "humans_barbarians")
     orcs = squad(league, UserFactory(username="bob"), "Orc Maulers", "orcs_goblins")
     match = services.match_schedule(user=barbs.coach, league=league, team_ids=[barbs.pk, orcs.pk], event="scorchball")
@@ -243,12 +248,12 @@ def test_bonecruncher_points_and_wounds_tapped_through_a_lost_signal_are_the_res
 
     alice = open_sheet(log_in("alice"), match)
     tap_team(alice, barbs, "point")
-    tap(alice, o[4], "wound")
+    tap(alice, o[4], "wound", "torso")
     saved(alice, 2)
 
     offline(alice)
-    tap(alice, b[3], "wound")
-    tap(alice, b[3], "wound")
+    tap(alice, b[3], "wound", "head")
+    tap(alice, b[3], "wound", "left_leg")
     tap(alice, b[3], "critical", "2")
     tap_team(alice, orcs, "point")
     tap_team(alice, barbs, "point")  # a mistake…
@@ -263,8 +268,8 @@ def test_bonecruncher_points_and_wounds_tapped_through_a_lost_signal_are_the_res
     assert Match.objects.get(pk=match.pk).result_body == {
         "teams": [{"team": barbs.pk, "score": 2}, {"team": orcs.pk, "score": 1}],
         "wounds": [
-            {"player": b[3].pk, "wounds": 2, "critical": [2]},
-            {"player": o[4].pk, "wounds": 1, "critical": []},
+            {"player": b[3].pk, "wounds": 2, "critical": [2], "areas": {"head": 1, "left_leg": 1}},
+            {"player": o[4].pk, "wounds": 1, "critical": [], "areas": {"torso": 1}},
         ],
     }
     services.match_confirm(user=orcs.coach, match_id=match.pk)
@@ -274,10 +279,37 @@ def test_bonecruncher_points_and_wounds_tapped_through_a_lost_signal_are_the_res
         (orcs.pk, 1, "loss"),
     ]
     rows = {r.player_id: r for r in final.player_rows.all()}
-    assert rows[b[3].pk].detail["plain_wounds"] == 2
+    assert rows[b[3].pk].detail["areas"] == {"head": 1, "left_leg": 1}
     assert [c["roll"] for c in rows[b[3].pk].detail["critical"]] == [2]
-    assert rows[o[4].pk].wounds == 1
+    assert rows[o[4].pk].detail["areas"] == {"torso": 1}
     assert len(rows) == 16  # both squads of eight played
+    assert not js_errors
+
+
+def test_bonecruncher_terminix_placings_and_eliminations_are_tapped_at_the_end(log_in, js_errors):
+    commissioner = UserFactory(username="commish")
+    league = LeagueFactory(name="Crunch League", ruleset="bonecruncher", created_by=commissioner)
+    alice = UserFactory(username="alice")
+    barbs = squad(league, alice, "Barb Brawlers", "humans_barbarians")
+    orcs = squad(league, UserFactory(username="bob"), "Orc Maulers", "orcs_goblins")
+    elves = squad(league, UserFactory(username="cyd"), "Elf Blades", "elves")
+    teams = [barbs, orcs, elves]
+    match = services.match_schedule(user=alice, league=league, team_ids=[t.pk for t in teams], event="terminix")
+    page = open_sheet(log_in("alice"), match)
+    expect(page.locator(".live-score")).to_have_count(0)  # Terminix is placed, not scored
+    tap_team(page, orcs, "elimination")
+    tap_team(page, orcs, "elimination")
+    tap_team(page, barbs, "elimination")
+    for team, place in ((orcs, "1"), (barbs, "2"), (elves, "3")):
+        page.locator(f'.live-end .live-team-kind[data-kind="placing"][data-team="{team.pk}"]').click()
+        page.locator(f'.live-option[data-kind="placing"][data-option="{place}"]').click()
+    saved(page, 6)
+    submit(page, match)
+    assert Match.objects.get(pk=match.pk).result_body["teams"] == [
+        {"team": barbs.pk, "placing": 2, "eliminations": 1},
+        {"team": orcs.pk, "placing": 1, "eliminations": 2},
+        {"team": elves.pk, "placing": 3, "eliminations": 0},
+    ]
     assert not js_errors
 
 

@@ -3,7 +3,8 @@ what a coach taps during the game and how the taps fold into the result body (ap
 
 A touchdown, casualty, completion or interception is tapped on the player who earned it (a touchdown scores 1
 for his team, a casualty counts towards his team's casualties inflicted); an injury on the player who suffered
-it (the latest injury of a player is the one recorded); the MVP, one per team, at the end."""
+it (the latest injury of a player is the one recorded); the MVP, one per team, at the end, and a team that
+concedes (R "Conceding": the conceding rules apply to the result)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ def live_events(*, hr: Mapping, event: str = "", teams: int = 2) -> tuple[LiveEv
         LiveEvent("interception", "Interception"),
         LiveEvent("injury", "Injury", options=_injury_options(hr)),
         LiveEvent("mvp", "MVP", once=True, final=True),
+        LiveEvent("concede", "Concedes", pick="team", once=True, final=True),
     )
 
 
@@ -48,6 +50,7 @@ def result_body(events: Iterable[Mapping], *, teams: Mapping[int, Sequence[int]]
     events = list(events)
     score = running_score(events, declared=live_events(hr=hr), teams=teams)
     mvps = latest(events, "mvp")
+    conceded = latest(events, "concede")
     counts = {kind: count(events, kind) for kind in COUNTERS}
     injuries = {e["player"]: e["option"] for e in events if e["kind"] == "injury"}
     body_teams = []
@@ -59,6 +62,7 @@ def result_body(events: Iterable[Mapping], *, teams: Mapping[int, Sequence[int]]
                 "score": score[team],
                 "casualties_inflicted": sum(counts["casualty"].get(p, 0) for p in players),
                 "mvp": mvp["player"] if mvp else None,
+                **({"conceded": True} if team in conceded else {}),
             }
         )
     rows = []

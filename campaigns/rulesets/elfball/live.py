@@ -3,13 +3,13 @@ coach taps during the game and how the taps fold into the result body (api-v1 "R
 
 A goal is tapped with the scoring team's players who were on the field (each gets its Goal Point; the goal
 wins the team a Test, 1 on the running score); a Grit Challenge outcome on the player who took it (his latest is
-the one recorded). ElfBall has no MVP."""
+the one recorded); a team that concedes (R "Conceding"). ElfBall has no MVP."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from campaigns.rulesets.live import LiveEvent, running_score
+from campaigns.rulesets.live import LiveEvent, latest, running_score
 from campaigns.rulesets.words import humanise
 
 from . import postmatch
@@ -20,6 +20,7 @@ def live_events(*, hr: Mapping, event: str = "", teams: int = 2) -> tuple[LiveEv
     return (
         LiveEvent("goal", "Goal", pick="players", score=1),
         LiveEvent("injury", "Grit outcome", options=outcomes),
+        LiveEvent("concede", "Concedes", pick="team", once=True, final=True),
     )
 
 
@@ -29,9 +30,12 @@ def result_body(events: Iterable[Mapping], *, teams: Mapping[int, Sequence[int]]
     score = running_score(events, declared=live_events(hr=hr), teams=teams)
     goals = [{"team": e["team"], "on_field": list(e["players"])} for e in events if e["kind"] == "goal"]
     injuries = {e["player"]: e["option"] for e in events if e["kind"] == "injury"}
+    conceded = latest(events, "concede")
     order = [p for players in teams.values() for p in players]
     return {
-        "teams": [{"team": team, "score": score[team]} for team in teams],
+        "teams": [
+            {"team": team, "score": score[team], **({"conceded": True} if team in conceded else {})} for team in teams
+        ],
         "goals": goals,
         "players": [{"player": p, "injury": injuries[p]} for p in order if p in injuries],
     }
