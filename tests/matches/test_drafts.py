@@ -4,7 +4,10 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from django.db import connection
 
 from campaigns.errors import NotPermitted, RuleViolation
 from matches import drafts, services
@@ -198,3 +201,40 @@ def test_the_service_worker_is_served_from_the_root_with_a_scope_over_the_site(c
     assert r.status_code == 200
     assert r["Service-Worker-Allowed"] == "/"
     assert r["Content-Type"].startswith("application/javascript")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_simultaneous_taps_keep_a_repeated_key_once_and_give_every_event_its_own_sequence_number(
+    match, home, coach, other_coach
+):
+    """Ten phones repeat one tap (a retry) while ten others tap their own, all at once: the repeat is kept once,
+    and the eleven events are numbered 1–11 with no gap and no clash (the match row is the lock)."""
+    scorer = ids(home)[0]
+    barrier = threading.Barrier(20)
+    outcomes: list[bool] = []
+    errors: list[BaseException] = []
+
+    def tap(n: int) -> None:
+        try:
+            barrier.wait(timeout=30)
+            key = "retry" if n < 10 else f"own-{n}"
+            user = coach if n % 2 else other_coach
+            _, new = drafts.draft_add_event(
+                user=user, match=match, key=key, event={"kind": "touchdown", "player": scorer}
+            )
+            outcomes.append(new)
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=tap, args=(n,)) for n in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(90)
+    assert not errors, errors
+    assert sorted(outcomes) == [False] * 9 + [True] * 11
+    kept = DraftEvent.objects.filter(draft__match=match)
+    assert sorted(kept.values_list("seq", flat=True)) == list(range(1, 12))
+    assert kept.filter(key="retry").count() == 1
