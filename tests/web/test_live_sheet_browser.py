@@ -90,7 +90,12 @@ def submit(page, match) -> None:
     expect(page.locator("#match-status")).to_have_attribute("data-status", "submitted")
 
 
-def open_sheet(page, match):
+def open_sheet(page, match, errors: list[str]):
+    """Open the sheet from the match page; a Content-Security-Policy refusal on it is a JavaScript error."""
+    page.on(
+        "console",
+        lambda m: "Content Security Policy" in m.text and errors.append(m.text),
+    )
     page.goto(f"/matches/{match.pk}/")
     page.locator("#live-link").click()
     expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/live/$"))
@@ -109,7 +114,7 @@ def test_blitzbowl_a_game_tapped_through_a_lost_signal_is_the_result_and_the_tea
     log_in, js_errors, league, humes, goblins, match
 ):
     h, g = by_number(humes), by_number(goblins)
-    alice = open_sheet(log_in("alice"), match)
+    alice = open_sheet(log_in("alice"), match, js_errors)
     tap(alice, h[1], "touchdown")
     tap(alice, h[2], "completion")
     tap(alice, g[3], "casualty")
@@ -180,7 +185,7 @@ def test_elfball_goals_tapped_with_the_players_on_the_field_through_a_lost_signa
     match = services.match_schedule(user=winds.coach, league=league, team_ids=[winds.pk, widows.pk])
     w, b = by_number(winds), by_number(widows)
 
-    alice = open_sheet(log_in("alice"), match)
+    alice = open_sheet(log_in("alice"), match, js_errors)
     expect(alice.locator('.live-kind[data-kind="mvp"]')).to_have_count(0)  # ElfBall has no MVP
     goal(alice, w[1], w[2], w[3])
     saved(alice, 1)
@@ -246,7 +251,7 @@ def test_bonecruncher_points_and_wounds_per_area_tapped_through_a_lost_signal_ar
     match = services.match_schedule(user=barbs.coach, league=league, team_ids=[barbs.pk, orcs.pk], event="scorchball")
     b, o = by_number(barbs), by_number(orcs)
 
-    alice = open_sheet(log_in("alice"), match)
+    alice = open_sheet(log_in("alice"), match, js_errors)
     tap_team(alice, barbs, "point")
     tap(alice, o[4], "wound", "torso")
     saved(alice, 2)
@@ -295,7 +300,7 @@ def test_bonecruncher_terminix_placings_and_eliminations_are_tapped_at_the_end(l
     elves = squad(league, UserFactory(username="cyd"), "Elf Blades", "elves")
     teams = [barbs, orcs, elves]
     match = services.match_schedule(user=alice, league=league, team_ids=[t.pk for t in teams], event="terminix")
-    page = open_sheet(log_in("alice"), match)
+    page = open_sheet(log_in("alice"), match, js_errors)
     expect(page.locator(".live-score")).to_have_count(0)  # Terminix is placed, not scored
     tap_team(page, orcs, "elimination")
     tap_team(page, orcs, "elimination")
@@ -322,7 +327,7 @@ def test_a_reload_and_the_other_coach_see_the_same_sheet_and_the_other_coachs_ta
     h, g = by_number(humes), by_number(goblins)
     alice = log_in("alice")
     alice.set_viewport_size({"width": 390, "height": 844})
-    open_sheet(alice, match)
+    open_sheet(alice, match, js_errors)
     # Built for a phone: no sideways scrolling, every player a large tap target.
     assert alice.evaluate("document.documentElement.scrollWidth") <= 390
     heights = alice.locator(".live-player").evaluate_all("bs => bs.map(b => b.getBoundingClientRect().height)")
@@ -365,7 +370,7 @@ def test_a_reload_and_the_other_coach_see_the_same_sheet_and_the_other_coachs_ta
     alice.context.set_offline(False)
     alice.reload()
 
-    bob = open_sheet(log_in("bob"), match)
+    bob = open_sheet(log_in("bob"), match, js_errors)
     saved(bob, 2)
     expect(bob.locator("#live-log li")).to_have_text(log)
     tap(bob, g[5], "touchdown")
