@@ -233,3 +233,41 @@ class Inducement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.quantity} × {self.get_item_display()} for {self.team}"
+
+
+class MatchDraft(models.Model):
+    """A match's live sheet: the events coaches tap during the game, kept as they happen so a reload, a second
+    device or the other coach sees the same sheet; submitting it enters the result they fold into."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="draft")
+    #: The sequence number the next event gets (events keep the order they reached the server in).
+    next_seq = models.PositiveIntegerField(default=1)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Live sheet of {self.match}"
+
+
+class DraftEvent(models.Model):
+    """One tapped event of a live sheet. `key` is the client's idempotency key: the same key sent twice is kept
+    once. An undone event stays (undone), so a late repeat of its key cannot bring it back."""
+
+    draft = models.ForeignKey(MatchDraft, on_delete=models.CASCADE, related_name="events")
+    key = models.CharField(max_length=64)
+    seq = models.PositiveIntegerField()
+    #: The event as the ruleset's sheet normalised it: {kind, team, player, players, option}.
+    event = models.JSONField()
+    undone = models.BooleanField(default=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["draft", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["draft", "key"], name="draftevent_key_once"),
+            models.UniqueConstraint(fields=["draft", "seq"], name="draftevent_seq_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event.get('kind')} #{self.seq} of {self.draft}"

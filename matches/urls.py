@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import web
+from . import live_page, web
 
 urlpatterns = [
     path("matches/new/", web.match_schedule, name="match-schedule"),
@@ -13,4 +13,6 @@ urlpatterns = [
     path("matches/<int:pk>/aftermath/<int:team_id>/", web.aftermath_walk, name="match-aftermath"),
     path("matches/<int:pk>/prematch/", web.prematch_walk, name="match-prematch"),
     path("matches/<int:pk>/inducements/<int:team_id>/", web.match_inducements, name="match-inducements"),
+    path("matches/<int:pk>/live/", live_page.match_live, name="match-live"),
+    path("sw.js", live_page.service_worker, name="service-worker"),
 ]

@@ -24,7 +24,7 @@ from django.contrib.auth.models import AnonymousUser
 from campaigns.errors import NotPermitted, RuleViolation
 from league import services as league_services
 from league.models import Membership
-from matches import aftermath, challenges, corrections, prematch
+from matches import aftermath, challenges, corrections, drafts, prematch
 from matches import services as match_services
 from teams import services as team_services
 from teams import transfers
@@ -42,6 +42,7 @@ SERVICE_MODULES = [
     prematch,
     corrections,
     challenges,
+    drafts,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -54,6 +55,9 @@ NOT_WRITES = {
     "matches.prematch.inducement_out": "a read: one inducement as the API shows it",
     "matches.prematch.shopping_team": "a read: the side whose inducement turn is open (the coach's home asks it too)",
     "matches.challenges.recent_challenges": "a read: the league's last Challenge rolls",
+    "matches.drafts.draft_teams": "a read: the players a live sheet offers",
+    "matches.drafts.draft_body": "a read: the result body a live sheet folds into",
+    "matches.drafts.draft_state": "a read: a live sheet as the API shows it",
 }
 
 #: Take `user`, but are no door: called only inside a service that has already checked its user.
@@ -231,6 +235,12 @@ CALLS: dict[str, Call] = {
     "matches.prematch.inducement_remove": Call(
         lambda w: {"match_id": w.scheduled.pk, "team_id": w.home.pk, "inducement_id": 1}, lambda w: w.alice
     ),
+    "matches.drafts.draft_add_event": Call(
+        lambda w: {"match": w.scheduled, "key": "k", "event": {"kind": "touchdown", "player": PLAYER(w)}},
+        lambda w: w.alice,
+    ),
+    "matches.drafts.draft_undo": Call(lambda w: {"match": w.scheduled, "key": "k"}, lambda w: w.alice),
+    "matches.drafts.draft_submit": Call(lambda w: {"match": w.scheduled}, lambda w: w.alice),
     "matches.challenges.challenge_roll": Call(
         lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice
     ),

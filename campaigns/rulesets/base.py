@@ -16,6 +16,7 @@ from typing import Any
 
 from campaigns import house_rules
 from campaigns.errors import RuleViolation
+from campaigns.rulesets import live as live_sheet
 from campaigns.rulesets import words as shared_words
 
 # Statuses of a player still on the roster (counted against roster limits).
@@ -330,3 +331,33 @@ class Ruleset:
     report_scorers: tuple[str, str, str] = ("player", "touchdowns", "touchdowns")
     #: The casualties' leaderboard, the same shape; None: the game has none.
     report_casualties: tuple[str, str, str] | None = None
+
+    # --- presentation: live sheet -------------------------------------------------------------------------
+    #: The ruleset's live match sheet module (`campaigns/rulesets/<key>/live.py`): `live_events` and
+    #: `result_body`. None: the game has no live sheet.
+    live = None
+
+    @property
+    def has_live_sheet(self) -> bool:
+        return self.live is not None
+
+    def live_events(self, hr: Mapping, *, event: str = "", teams: int = 2) -> tuple:
+        """The event kinds a coach taps on the live sheet (campaigns.rulesets.live.LiveEvent), in order."""
+        if self.live is None:
+            raise RuleViolation(f"{self.name} has no live match sheet.")
+        return tuple(self.live.live_events(hr=hr, event=event, teams=teams))
+
+    def live_check_event(self, raw: Any, *, teams: Mapping[int, Any], hr: Mapping, event: str = "") -> dict:
+        """A tapped event refused (RuleViolation naming the field) unless the sheet offers it; normalised."""
+        return live_sheet.check_event(raw, events=self.live_events(hr, event=event, teams=len(teams)), teams=teams)
+
+    def live_score(self, events: Any, *, teams: Mapping[int, Any], hr: Mapping, event: str = "") -> dict[int, int]:
+        """Each team's running score on the sheet."""
+        declared = self.live_events(hr, event=event, teams=len(teams))
+        return live_sheet.running_score(events, declared=declared, teams=teams)
+
+    def live_result_body(self, events: Any, *, teams: Mapping[int, Any], hr: Mapping, event: str = "") -> dict:
+        """The sheet's events folded into the result body `parse_result` takes (`teams`: {team id: the ids of
+        its players able to play, in sheet order}, in the match's side order)."""
+        self.live_events(hr, event=event, teams=len(teams))
+        return self.live.result_body(list(events), teams=teams, hr=hr, event=event)

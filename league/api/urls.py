@@ -33,5 +33,6 @@ urlpatterns = [
     path("rulesets/", views.RulesetListView.as_view(), name="api-rulesets"),
     path("rulesets/<str:key>/rosters/", views.RosterListView.as_view(), name="api-rosters"),
     path("rulesets/<str:key>/house-rules/", views.HouseRulesView.as_view(), name="api-house-rules"),
+    path("matches/<int:pk>/draft/", include("matches.draft_api")),
     path("", include(router.urls)),
 ]

@@ -14,7 +14,7 @@ from campaigns.rulesets.base import (
     fmt_gil,
 )
 
-from . import postmatch, prematch, report, results, rules, words
+from . import live, postmatch, prematch, report, results, rules, words
 from .prematch_steps import STEPS as PREMATCH_STEPS
 from .steps import STEPS
 
@@ -25,6 +25,7 @@ class BlitzBowl(Ruleset):
     words = words
     report_sections, report_terms = report.SECTIONS, report.TERMS  # the weekly report (report.py)
     report_scorers, report_casualties = report.SCORERS, report.CASUALTIES
+    live = live
     economy = "gil"
     purchase_items = ("reroll", "assistant_coach", "cheerleader", "white_mage", "fan_factor")
     player_fields = ("spp",)
