@@ -14,7 +14,7 @@ from campaigns.rulesets.base import (
     fmt_gil,
 )
 
-from . import postmatch, prematch, results, rules, words
+from . import postmatch, prematch, results, rules, sheet, words
 from .prematch_steps import STEPS as PREMATCH_STEPS
 from .steps import STEPS
 
@@ -23,6 +23,7 @@ class BlitzBowl(Ruleset):
     key = "blitzbowl"
     name = "Blitz Bowl"
     words = words
+    sheet = sheet
     economy = "gil"
     purchase_items = ("reroll", "assistant_coach", "cheerleader", "white_mage", "fan_factor")
     player_fields = ("spp",)

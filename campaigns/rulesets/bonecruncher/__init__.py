@@ -13,7 +13,7 @@ from typing import Any
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
-from . import results, rules, words, wounds
+from . import results, rules, sheet, words, wounds
 from .pregame_steps import STEPS as PREGAME_STEPS
 from .steps import STEPS
 
@@ -22,6 +22,7 @@ class BoneCruncher(Ruleset):
     key = "bonecruncher"
     name = "Bone Cruncher"
     words = words
+    sheet = sheet
     economy = "none"
     purchase_items = ("trainer", "coach", "cheerleader")
     player_fields = (

@@ -8,7 +8,7 @@ from typing import Any
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
-from . import postmatch, results, rules, words
+from . import postmatch, results, rules, sheet, words
 from .steps import STEPS
 
 
@@ -16,6 +16,8 @@ class ElfBall(Ruleset):
     key = "elfball"
     name = "ElfBall"
     words = words
+    sheet = sheet
+    has_challenge_roller = True
     economy = "points"
     purchase_items = ("magic_potion", "beer_garden_beauty", "cheerleader", "hired_gun_wizard")
     player_fields = ("goal_points", "abilities")
