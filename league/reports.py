@@ -81,7 +81,7 @@ def leagues_due(moment: datetime) -> list[League]:
 def report_generate(*, league_id: int, moment: datetime | None = None, regenerate: bool = False) -> LeagueReport:
     """The league's report for the week of `moment`: written once (a second call returns the first), or
     written again in place when `regenerate` (the commissioner's "generate now")."""
-    from .report_content import build_report
+    from .reporting import build_report
 
     moment = moment or timezone.now()
     with transaction.atomic():

@@ -8,9 +8,9 @@ from collections.abc import Iterable, Mapping
 from django.db.models import Prefetch, QuerySet
 
 from league.models import League
-from teams.models import Team
+from teams.models import Player, Team
 
-from .models import Aftermath, Match, MatchTeam
+from .models import Aftermath, Match, MatchTeam, PlayerMatch
 
 
 def match_queryset() -> QuerySet[Match]:
@@ -156,3 +156,35 @@ def league_memorial(*, league: League) -> list[dict]:
         }
         for p in players
     ]
+
+
+def player_injury_rows() -> QuerySet[PlayerMatch]:
+    """The per-match rows that carry an injury: the source of truth for a player's injuries."""
+    from django.db.models import Q
+
+    return PlayerMatch.objects.filter(~Q(injury="") | Q(detail__has_key="lasting")).order_by("match_id")
+
+
+def player_injuries_prefetch() -> Prefetch:
+    """The injury rows of a team's players in one query, for teams.selectors.team_queryset (lent at start-up
+    by MatchesConfig.ready: teams sits below matches and does not import it)."""
+    return Prefetch("players__match_rows", queryset=player_injury_rows(), to_attr="injury_rows")
+
+
+def player_injuries(*, player: Player) -> list[dict]:
+    """A player's injuries, from his per-match rows (the source of truth). Uses the prefetch when present.
+
+    A row's `detail.lasting` (ElfBall) lists the lasting injuries the post-match sequence applied, with the
+    attribute each lowered — the Grit outcome's, and a potion's seizure (listed as `seizure`)."""
+    rows = getattr(player, "injury_rows", None)
+    if rows is None:
+        rows = list(player_injury_rows().filter(player=player))
+    out = []
+    for r in rows:
+        lasting = r.detail.get("lasting")
+        if r.injury and not (lasting is not None and r.injury == "lasting_injury"):
+            out.append({"match": r.match_id, "injury": r.injury, "detail": r.injury_detail})
+        for item in lasting or ():
+            injury = "lasting_injury" if item["cause"] == "grit" else "seizure"  # a potion's (2) lasting injury
+            out.append({"match": r.match_id, "injury": injury, "detail": item["attribute"]})
+    return out

@@ -10,11 +10,11 @@ from rest_framework.response import Response
 
 from league.api.errors import validated
 from league.api.lookup import object_or_404, path_id
-from league.api.permissions import IsTeamCoachOrReadOnly
 from league.models import League
 
 from . import services, transfers
 from .models import LedgerEntry, Player, Team, Transfer
+from .permissions import IsTeamCoachOrReadOnly
 from .selectors import player_injuries, player_view, race_rosters, roster_players, team_queryset, team_state
 
 #: Player fields shown only for the rulesets that track them (Ruleset.player_fields).

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+from collections.abc import Callable
+
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from campaigns.engine import PlayerView
@@ -31,35 +33,32 @@ def team_queryset() -> QuerySet[Team]:
         .prefetch_related(
             Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
             Prefetch("players", queryset=Player.objects.select_related("position").order_by("number", "id")),
-            Prefetch("players__match_rows", queryset=_injury_rows(), to_attr="injury_rows"),
+            *_injury_prefetches(),
             "sponsorships",
         )
     )
 
 
-def _injury_rows():
-    from matches.models import PlayerMatch
+# A player's injuries are facts of the matches he played: the per-match rows the matches app keeps, a layer
+# above teams (league/layers.py). Teams never imports matches; MatchesConfig.ready() lends its reader here
+# (docs/decisions.md, 2026-12-01 "Imports between the domain apps run one way").
+_injury_source: dict[str, Callable] = {}
 
-    return PlayerMatch.objects.filter(~Q(injury="") | Q(detail__has_key="lasting")).order_by("match_id")
+
+def player_injuries_source(*, prefetch: Callable[[], Prefetch], read: Callable[[Player], list[dict]]) -> None:
+    """Where a player's injuries come from: `prefetch()` is a Prefetch onto a team's players (to_attr
+    `injury_rows`), `read(player)` his injuries from it. Set once at start-up by the matches app."""
+    _injury_source.update(prefetch=prefetch, read=read)
+
+
+def _injury_prefetches() -> tuple[Prefetch, ...]:
+    return (_injury_source["prefetch"](),) if _injury_source else ()
 
 
 def player_injuries(*, player: Player) -> list[dict]:
-    """A player's injuries, from his per-match rows (the source of truth). Uses the prefetch when present.
-
-    A row's `detail.lasting` (ElfBall) lists the lasting injuries the post-match sequence applied, with the
-    attribute each lowered — the Grit outcome's, and a potion's seizure (listed as `seizure`)."""
-    rows = getattr(player, "injury_rows", None)
-    if rows is None:
-        rows = list(_injury_rows().filter(player=player))
-    out = []
-    for r in rows:
-        lasting = r.detail.get("lasting")
-        if r.injury and not (lasting is not None and r.injury == "lasting_injury"):
-            out.append({"match": r.match_id, "injury": r.injury, "detail": r.injury_detail})
-        for item in lasting or ():
-            injury = "lasting_injury" if item["cause"] == "grit" else "seizure"  # a potion's (2) lasting injury
-            out.append({"match": r.match_id, "injury": injury, "detail": item["attribute"]})
-    return out
+    """A player's injuries from the matches he played (matches.selectors.player_injuries: the source of truth
+    is his per-match rows). Uses team_queryset's prefetch when present."""
+    return _injury_source["read"](player) if _injury_source else []
 
 
 def team_balance(*, team: Team, account: str = LedgerEntry.Account.TREASURY) -> int:

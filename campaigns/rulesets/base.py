@@ -307,6 +307,31 @@ class Ruleset:
         """R (Blitz Bowl): a team may not meet the same opponent more than twice in a row."""
         return None
 
+    # --- presentation: weekly report -----------------------------------------------------------------------
+    # Plain data the weekly report (league/reporting) reads; each ruleset overrides it in its `report.py`. The
+    # report's sentences that differ per game come from `words` (report_headline, serious_injury).
+    #: The report's sections, in order: names from league/reporting's catalogue (a section that has nothing to
+    #: say for the week may still leave itself out, e.g. a team-value chart with no team value).
+    report_sections: tuple[str, ...] = (
+        "results",
+        "table",
+        "top_scorers",
+        "improvements",
+        "in_memoriam",
+        "serious_injuries",
+        "tv_movers",
+        "fixtures",
+        "chart",
+    )
+    #: How the report names the game's score and its team value's unit ("" when the game counts no value).
+    report_terms: Mapping[str, str] = MappingProxyType(
+        {"score": "touchdowns", "score_short": "TD", "value_unit": "gil"}
+    )
+    #: The scorers' leaderboard: (by, field, unit): by "player" (a PlayerMatch field) or "team" (a side field).
+    report_scorers: tuple[str, str, str] = ("player", "touchdowns", "touchdowns")
+    #: The casualties' leaderboard, the same shape; None: the game has none.
+    report_casualties: tuple[str, str, str] | None = None
+
     # --- presentation: team sheet -------------------------------------------------------------------
     #: The team sheet's columns, hint and staff labels (`campaigns/rulesets/<key>/sheet.py`): pages loop over
     #: what the ruleset declares instead of asking which game they show.

@@ -1,10 +1,10 @@
-"""Who may write what. Reads of public data are open; every write needs a signed-in user. The answers come
-from the domain policies (league/policy.py, teams/policy.py), the same predicates the services enforce."""
+"""Who may write a league. Reads of public data are open; every write needs a signed-in user. The answer
+comes from league/policy.py, the predicate the league services enforce. Team permission classes live with the
+teams API (teams/permissions.py), so this toolkit module imports no domain above the league's."""
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from league.policy import may_run_league
-from teams.policy import may_coach_team
 
 
 class IsCommissionerOrReadOnly(BasePermission):
@@ -16,14 +16,3 @@ class IsCommissionerOrReadOnly(BasePermission):
         if request.method in SAFE_METHODS:
             return True
         return may_run_league(request.user, obj)
-
-
-class IsTeamCoachOrReadOnly(BasePermission):
-    """A coach changes only his own teams."""
-
-    message = "Only this team's coach may do that."
-
-    def has_object_permission(self, request, view, obj) -> bool:
-        if request.method in SAFE_METHODS:
-            return True
-        return may_coach_team(request.user, obj)

@@ -1,4 +1,4 @@
-"""The weekly report's content (league.report_content.build_report) and its two renderings.
+"""The weekly report's content (league.reporting.build_report) and its two renderings.
 
 A Blitz Bowl league of four Hume teams, every match played through the API (schedule, submit, confirm) and the
 week's post-match sequences walked with the dice entered by hand; the times are then moved so that one match
@@ -25,7 +25,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from league.models import League
-from league.report_content import build_report
+from league.reporting import build_report
 from matches.models import Aftermath, Match
 from matches.selectors import league_standings
 from teams.models import LedgerEntry, Player, Sponsorship, Team
@@ -603,16 +603,18 @@ def test_a_bone_cruncher_week_lists_wounds_deaths_and_team_scorers(api_as, commi
         ("Bramble Bruisers", 3),
         ("Gutrot Gougers", 1),
     ]
-    # Wounds and deaths.
+    # Wounds and deaths. A critical wound that lasts reads as its lasting condition, in the one wording
+    # (rules/bonecruncher.md "Wounds"; campaigns/rulesets/bonecruncher/words.py `condition`): a severed arm never
+    # heals unless the league's house rule says so.
     bc = report["bonecruncher"]
     assert rows(bc["wounds"], "player", "wounds", "critical", "dead") == [
         (h[3], 10, [], True),
-        (o[4], 5, ["Severed arm (left)"], False),
+        (o[4], 5, ["severed left arm (never heals)"], False),
     ]
     assert rows(bc["deaths"], "player", "name", "match") == [(h[3], "Bramble Bruisers 3", m1)]
     assert rows(report["in_memoriam"], "player", "cause") == [(h[3], "dead")]
     assert rows(report["serious_injuries"], "player", "injury", "words") == [
-        (o[4], "critical_wound", "Severed arm (left)")
+        (o[4], "critical_wound", "severed left arm (never heals)")
     ]
     assert bc["elite"] == []
     # No team value, no gil in Bone Cruncher: no movers and no chart.

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.core import mail
 from django.db import connection, connections
 
-from league import report_content
+from league import reporting
 from league.celery import app
 from league.models import League, LeagueReport, Membership, ReportDelivery
 from league.tasks import generate_league_report, weekly_reports_fanout
@@ -186,9 +186,9 @@ def test_the_same_task_run_twice_at_once_writes_one_report_and_mails_each_member
     league, addresses = members
     from django.core.mail import EmailMultiAlternatives
 
-    build, send = report_content.build_report, EmailMultiAlternatives.send
+    build, send = reporting.build_report, EmailMultiAlternatives.send
     with (
-        mock.patch.object(report_content, "build_report", slowly(build, 1.0)),
+        mock.patch.object(reporting, "build_report", slowly(build, 1.0)),
         mock.patch.object(EmailMultiAlternatives, "send", slowly(send, 0.3)),
         ExitStack() as stack,
     ):
@@ -210,8 +210,8 @@ def test_the_same_task_run_twice_at_once_writes_one_report_and_mails_each_member
 def test_regenerating_twice_at_once_keeps_one_report_and_mails_nobody_twice(members, queue, runs):
     """The commissioner's "generate now" pressed twice: both regenerate the report in place, nobody mailed twice."""
     league, addresses = members
-    build = report_content.build_report
-    with mock.patch.object(report_content, "build_report", slowly(build, 0.5)), ExitStack() as stack:
+    build = reporting.build_report
+    with mock.patch.object(reporting, "build_report", slowly(build, 0.5)), ExitStack() as stack:
         worker(stack, "pair", queue, concurrency=2)
         first = generate_league_report.apply_async(
             args=[league.pk], kwargs={"now": MONDAY.isoformat()}, ignore_result=False
@@ -274,9 +274,9 @@ def test_two_worker_processes_taking_the_same_task_at_once_mail_each_member_once
     league, addresses = members
     from django.core.mail import EmailMultiAlternatives
 
-    build, send = report_content.build_report, EmailMultiAlternatives.send
+    build, send = reporting.build_report, EmailMultiAlternatives.send
     with (
-        mock.patch.object(report_content, "build_report", slowly(build, 1.5)),
+        mock.patch.object(reporting, "build_report", slowly(build, 1.5)),
         mock.patch.object(EmailMultiAlternatives, "send", slowly(send, 0.3)),
         ExitStack() as stack,
     ):

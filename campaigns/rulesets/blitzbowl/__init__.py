@@ -14,7 +14,7 @@ from campaigns.rulesets.base import (
     fmt_gil,
 )
 
-from . import postmatch, prematch, results, rules, sheet, words
+from . import postmatch, prematch, report, results, rules, sheet, words
 from .prematch_steps import STEPS as PREMATCH_STEPS
 from .steps import STEPS
 
@@ -23,6 +23,8 @@ class BlitzBowl(Ruleset):
     key = "blitzbowl"
     name = "Blitz Bowl"
     words = words
+    report_sections, report_terms = report.SECTIONS, report.TERMS  # the weekly report (report.py)
+    report_scorers, report_casualties = report.SCORERS, report.CASUALTIES
     sheet = sheet
     economy = "gil"
     purchase_items = ("reroll", "assistant_coach", "cheerleader", "white_mage", "fan_factor")

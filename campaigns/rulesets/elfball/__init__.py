@@ -8,7 +8,7 @@ from typing import Any
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
-from . import postmatch, results, rules, sheet, words
+from . import postmatch, report, results, rules, sheet, words
 from .steps import STEPS
 
 
@@ -16,6 +16,8 @@ class ElfBall(Ruleset):
     key = "elfball"
     name = "ElfBall"
     words = words
+    report_sections, report_terms = report.SECTIONS, report.TERMS  # the weekly report (report.py)
+    report_scorers, report_casualties = report.SCORERS, report.CASUALTIES
     sheet = sheet
     has_challenge_roller = True
     economy = "points"

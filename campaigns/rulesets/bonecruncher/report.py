@@ -1,0 +1,22 @@
+"""Bone Cruncher's weekly report: its sections in order, and how it names its numbers (campaigns.rulesets.base,
+"presentation: weekly report"; the sentences are in words.py). Teams score, not players; no team value, so no
+movers and no chart; its own section "bonecruncher" lists the week's wounds, deaths and new Elites."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+SECTIONS = (
+    "results",
+    "table",
+    "top_scorers",
+    "top_casualties",
+    "improvements",
+    "in_memoriam",
+    "serious_injuries",
+    "bonecruncher",
+    "fixtures",
+)
+TERMS = MappingProxyType({"score": "points", "score_short": "Pts", "value_unit": ""})
+SCORERS = ("team", "score", "points")
+CASUALTIES = ("team", "eliminations", "eliminations")

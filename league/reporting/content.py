@@ -1,0 +1,41 @@
+"""`build_report`: the weekly report as plain data — a JSON-serialisable dict (ints, strs, bools, lists, dicts;
+datetimes as ISO strings) for the week [week_start, week_end). Nothing here renders anything but the chart.
+
+The frame (league, week, headline, the game's terms) is the same for every game; the sections after it are the
+ones the league's ruleset lists, in its order (sections.py).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from .common import iso
+from .results import headline
+from .sections import OMIT, SECTIONS, Parts
+from .week import Week
+
+
+def build_report(*, league, week_start: datetime, week_end: datetime) -> dict:
+    """The week's report as plain data. Fixed queries whatever the league size."""
+    w = Week(league, week_start, week_end)
+    parts = Parts(w)
+    terms, casualties = w.rules.report_terms, w.rules.report_casualties
+    report: dict[str, Any] = {
+        "league": {"id": league.pk, "name": league.name, "ruleset": league.ruleset, "ruleset_name": w.rules.name},
+        "week_start": iso(week_start),
+        "week_end": iso(week_end),
+        "headline": headline(w, parts.results, parts.in_memoriam),
+        "no_matches": not parts.results,
+        "terms": {
+            "score": terms["score"],
+            "score_short": terms["score_short"],
+            "casualties": casualties[2] if casualties else "",
+            "value_unit": terms["value_unit"],
+        },
+    }
+    for name in w.rules.report_sections:
+        content = SECTIONS[name](parts)
+        if content is not OMIT:
+            report[name] = content
+    return report

@@ -1,0 +1,84 @@
+"""The catalogue of the weekly report's sections, keyed by section name (the report's JSON key).
+
+A ruleset lists the sections its report has, in order (`Ruleset.report_sections`); `build_report` calls each
+listed builder with the week's `Parts`. A builder returns the section's content, or `OMIT` when the section has
+nothing to say for this league (a team-value chart when the game keeps no team value). The catalogue knows
+sections, never games: a section only one game has is simply one only that game lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
+
+from ..report_chart import series_from_sides, team_value_chart
+from . import games, gil, injuries, players, results
+from .week import Week
+
+#: What a builder returns to leave its section out of the report.
+OMIT = object()
+
+
+class Parts:
+    """The week, and the parts several sections share (each computed once)."""
+
+    def __init__(self, week: Week):
+        self.week = week
+
+    @cached_property
+    def results(self) -> list[dict]:
+        return results.results(self.week)
+
+    @cached_property
+    def in_memoriam(self) -> list[dict]:
+        return injuries.in_memoriam(self.week)
+
+    @cached_property
+    def improvements(self) -> list[dict]:
+        return players.improvements(self.week)
+
+
+def _top_casualties(p: Parts) -> Any:
+    spec = p.week.rules.report_casualties
+    return players.board(p.week, spec) if spec else OMIT
+
+
+def _tv_movers(p: Parts) -> Any:
+    return gil.tv_movers(p.week) if p.week.has_value else OMIT
+
+
+def _chart(p: Parts) -> Any:
+    w = p.week
+    if not w.has_value:
+        return OMIT
+    series = series_from_sides(
+        w.sides, names={t.pk: t.name for t in w.teams}, current={t.pk: w.value_now[t.pk] for t in w.teams}
+    )
+    return team_value_chart(
+        series,
+        title=f"{w.league.name}: team value over the season",
+        unit=w.rules.report_terms["value_unit"] or "value",
+    )
+
+
+SECTIONS: dict[str, Callable[[Parts], Any]] = {
+    "results": lambda p: p.results,
+    "table": lambda p: results.table(p.week),
+    "top_scorers": lambda p: players.board(p.week, p.week.rules.report_scorers),
+    "top_casualties": _top_casualties,
+    "mvps": lambda p: players.mvps(p.week),
+    "improvements": lambda p: p.improvements,
+    "in_memoriam": lambda p: p.in_memoriam,
+    "serious_injuries": lambda p: injuries.serious_injuries(p.week, {m["player"] for m in p.in_memoriam}),
+    "treasury_movers": lambda p: gil.treasury_movers(p.week),
+    "tv_movers": _tv_movers,
+    "fan_factor_changes": lambda p: gil.fan_factor_changes(p.week),
+    "sponsorships": lambda p: gil.sponsorships(p.week),
+    "stadium_deals": lambda p: gil.stadium_deals(p.week),
+    "expensive_mistakes": lambda p: gil.expensive_mistakes(p.week),
+    "elfball": lambda p: games.elfball(p.week, p.improvements),
+    "bonecruncher": lambda p: games.bonecruncher(p.week, p.improvements, p.in_memoriam),
+    "fixtures": lambda p: results.fixtures(p.week),
+    "chart": _chart,
+}

@@ -1,0 +1,151 @@
+"""Everything the weekly report reads, loaded once, in a fixed number of queries whatever the league size
+(nothing is queried in a loop):
+
+- results, the table, team scorers, team values: the sides (`MatchTeam`) of final matches, whose `snapshot`
+  keeps each team's value before the match;
+- player scorers, MVPs, deaths, injuries, wounds: the per-player match rows (`PlayerMatch`);
+- improvements: each post-match sequence's journal (`Aftermath.journal`) and the matches' own journals;
+- gil (a game whose economy is gil): the ledger entries made in the week and the league's stadiums;
+- fixtures: the sides of scheduled matches.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import Count, F, Sum
+from django.db.models.fields.json import KeyTransform
+
+from matches.models import Aftermath, Match, MatchTeam, PlayerMatch
+from teams.models import LedgerEntry, Player
+from teams.selectors import team_queryset, team_state
+
+from .common import in_week
+
+
+class Week:
+    """Everything the report reads, loaded once."""
+
+    def __init__(self, league, start: datetime, end: datetime):
+        self.league, self.start, self.end = league, start, end
+        self.rules, self.hr = league.rules, league.house_rules
+        self.words = self.rules.words
+        self.gil = self.rules.economy == "gil"
+        final = {"match__league": league, "match__status": Match.Status.FINAL}
+
+        # Teams with their players (dead and departed included), treasuries and sponsorships.
+        self.teams = list(team_queryset().filter(league=league).order_by("name", "pk"))
+        self.team_by_id = {t.pk: t for t in self.teams}
+        self.players: dict[int, Player] = {p.pk: p for t in self.teams for p in t.players.all()}
+        self.value_now = {t.pk: self.rules.team_value(team_state(team=t), self.hr) for t in self.teams}
+        self.has_value = any(v is not None for v in self.value_now.values())
+
+        # Every final side of the season, in the order the matches became final.
+        self.sides = list(
+            MatchTeam.objects.filter(**final)
+            .order_by("match__confirmed_at", "match_id", "order")
+            .values(
+                "match_id",
+                "team_id",
+                "order",
+                "score",
+                "casualties_inflicted",
+                "outcome",
+                "league_points",
+                "placing",
+                "eliminations",
+                "conceded",
+                "conceded_early",
+                confirmed_at=F("match__confirmed_at"),
+                kind=F("match__kind"),
+                event=F("match__event"),
+                stadium=F("match__stadium__name"),
+                team_value=KeyTransform("team_value", "snapshot"),
+            )
+        )
+        self.week_sides = [s for s in self.sides if in_week(s["confirmed_at"], start, end)]
+        self.week_match_ids = list(dict.fromkeys(s["match_id"] for s in self.week_sides))
+        self.later_matches = any(s["confirmed_at"] is not None and s["confirmed_at"] >= end for s in self.sides)
+
+        # The week's player rows.
+        self.rows = list(
+            PlayerMatch.objects.filter(**final, match__confirmed_at__gte=start, match__confirmed_at__lt=end)
+            .order_by("match__confirmed_at", "match_id", "team_id", "player_id")
+            .values(
+                "match_id",
+                "team_id",
+                "player_id",
+                "touchdowns",
+                "casualties",
+                "mvp",
+                "spp",
+                "goal_points",
+                "wounds",
+                "injury",
+                "injury_detail",
+                "detail",
+            )
+        )
+        # Each player's season up to the week's end.
+        self.season_rows = {
+            r["player_id"]: r
+            for r in PlayerMatch.objects.filter(**final, match__confirmed_at__lt=end)
+            .order_by("player_id")
+            .values("player_id")
+            .annotate(
+                touchdowns=Sum("touchdowns"),
+                casualties=Sum("casualties"),
+                goal_points=Sum("goal_points"),
+                matches=Count("id"),
+            )
+        }
+        # The journals of the week's matches and of every later one (a change's "after" may be found there).
+        self.journal_matches = list(
+            Match.objects.filter(league=league, status=Match.Status.FINAL, confirmed_at__gte=start)
+            .order_by("confirmed_at", "id")
+            .values("id", "journal", "confirmed_at")
+        )
+        self.aftermaths = list(
+            Aftermath.objects.filter(**final, match__confirmed_at__gte=start)
+            .order_by("match_id", "team_id")
+            .values("match_id", "team_id", "journal")
+        )
+        # The gil: the week's ledger entries and the league's stadiums.
+        self.ledger: list[dict] = []
+        self.stadiums: dict[int, str] = {}
+        if self.gil:
+            self.ledger = list(
+                LedgerEntry.objects.filter(team__league=league, created_at__gte=start, created_at__lt=end)
+                .order_by("created_at", "team_id", "account", "sequence")
+                .values("team_id", "account", "amount", "kind", "reason", "match_id", "created_at")
+            )
+            self.stadiums = dict(league.stadiums.values_list("pk", "name"))
+        # The fixtures: every side of a scheduled match.
+        self.fixture_sides = list(
+            MatchTeam.objects.filter(match__league=league, match__status=Match.Status.SCHEDULED)
+            .order_by("match__created_at", "match_id", "order")
+            .values(
+                "match_id",
+                "team_id",
+                kind=F("match__kind"),
+                event=F("match__event"),
+                stadium=F("match__stadium__name"),
+                created_at=F("match__created_at"),
+            )
+        )
+
+    # --- lookups ------------------------------------------------------------------------------------------------
+    def team_name(self, team_id: int) -> str:
+        team = self.team_by_id.get(team_id)
+        return team.name if team else f"Team #{team_id}"
+
+    def player_ref(self, player_id: int, team_id: int | None = None) -> dict:
+        player = self.players.get(player_id)
+        team = team_id if team_id is not None else (player.team_id if player else None)
+        return {
+            "player": player_id,
+            "name": player.name if player else f"Player #{player_id}",
+            "number": player.number if player else None,
+            "team": team,
+            "team_name": self.team_name(team) if team is not None else "",
+        }
