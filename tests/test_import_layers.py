@@ -17,10 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Imports against the direction that another helper's branch removes; the lead empties this at merge (an entry
 #: that no longer occurs fails below, so it cannot linger).
-PENDING: dict[tuple[str, str], str] = {
-    # H2 moves the team pages into teams/web/ and drops teams/web.py's use of league.web.views' helpers.
-    ("teams.web", "league.web.views"): "H2 (team pages move to teams/web/)",
-}
+PENDING: dict[tuple[str, str], str] = {}
 
 
 def _project_modules() -> dict[str, Path]:

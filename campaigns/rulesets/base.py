@@ -17,6 +17,7 @@ from typing import Any
 from campaigns import house_rules
 from campaigns.errors import RuleViolation
 from campaigns.rulesets import live as live_sheet
+from campaigns.rulesets import sheet as shared_sheet
 from campaigns.rulesets import words as shared_words
 
 # Statuses of a player still on the roster (counted against roster limits).
@@ -361,3 +362,26 @@ class Ruleset:
         its players able to play, in sheet order}, in the match's side order)."""
         self.live_events(hr, event=event, teams=len(teams))
         return self.live.result_body(list(events), teams=teams, hr=hr, event=event)
+
+    # --- presentation: team sheet -------------------------------------------------------------------
+    #: The team sheet's columns, hint and staff labels (`campaigns/rulesets/<key>/sheet.py`): pages loop over
+    #: what the ruleset declares instead of asking which game they show.
+    sheet = shared_sheet
+    #: Whether the league page offers the Challenge roller (rules/elfball.md "Challenges").
+    has_challenge_roller: bool = False
+
+    def sheet_columns(self, hr: Mapping) -> tuple[shared_sheet.Column, ...]:
+        """The roster table's columns under the league's house rules (e.g. Equipment only with Bloody Blades)."""
+        return tuple(c for c in self.sheet.COLUMNS if c.shown(hr))
+
+    def sheet_hint(self, hr: Mapping) -> str:
+        """What the sheet's numbers mean, under the racial traits ("" = nothing to explain)."""
+        return self.sheet.hint(hr)
+
+    def sheet_values(self, player: Any, *, shown: Mapping, summary: Mapping, injuries: list, hr: Mapping) -> dict:
+        """A player's cell values: the page's `shown` (his own fields in words) with the ruleset's own on top."""
+        return {**shown, **self.sheet.values(player, shown=shown, summary=summary, injuries=injuries, hr=hr)}
+
+    def staff_label(self, item: str) -> str:
+        """How a support item reads beside its count on the sheet."""
+        return self.sheet.STAFF.get(item) or self.words.humanise(item)

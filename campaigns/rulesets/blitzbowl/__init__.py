@@ -14,7 +14,7 @@ from campaigns.rulesets.base import (
     fmt_gil,
 )
 
-from . import live, postmatch, prematch, report, results, rules, words
+from . import live, postmatch, prematch, report, results, rules, sheet, words
 from .prematch_steps import STEPS as PREMATCH_STEPS
 from .steps import STEPS
 
@@ -26,6 +26,7 @@ class BlitzBowl(Ruleset):
     report_sections, report_terms = report.SECTIONS, report.TERMS  # the weekly report (report.py)
     report_scorers, report_casualties = report.SCORERS, report.CASUALTIES
     live = live
+    sheet = sheet
     economy = "gil"
     purchase_items = ("reroll", "assistant_coach", "cheerleader", "white_mage", "fan_factor")
     player_fields = ("spp",)

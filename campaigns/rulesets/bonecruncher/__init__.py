@@ -13,7 +13,7 @@ from typing import Any
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
-from . import live, report, results, rules, words, wounds
+from . import live, report, results, rules, sheet, words, wounds
 from .pregame_steps import STEPS as PREGAME_STEPS
 from .steps import STEPS
 
@@ -25,6 +25,7 @@ class BoneCruncher(Ruleset):
     report_sections, report_terms = report.SECTIONS, report.TERMS  # the weekly report (report.py)
     report_scorers, report_casualties = report.SCORERS, report.CASUALTIES
     live = live
+    sheet = sheet
     economy = "none"
     purchase_items = ("trainer", "coach", "cheerleader")
     player_fields = (

@@ -8,7 +8,7 @@ from typing import Any
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
-from . import live, postmatch, report, results, rules, words
+from . import live, postmatch, report, results, rules, sheet, words
 from .steps import STEPS
 
 
@@ -19,6 +19,8 @@ class ElfBall(Ruleset):
     report_sections, report_terms = report.SECTIONS, report.TERMS  # the weekly report (report.py)
     report_scorers, report_casualties = report.SCORERS, report.CASUALTIES
     live = live
+    sheet = sheet
+    has_challenge_roller = True
     economy = "points"
     purchase_items = ("magic_potion", "beer_garden_beauty", "cheerleader", "hired_gun_wizard")
     player_fields = ("goal_points", "abilities")

@@ -1,0 +1,16 @@
+"""The team pages' URLs (included from league/web/urls.py; names and paths unchanged)."""
+
+from django.urls import path
+
+from . import actions, sheet
+
+urlpatterns = [
+    path("leagues/<int:pk>/teams/new/", actions.team_create, name="team-create"),
+    path("teams/<int:pk>/", sheet.team_detail, name="team-detail"),
+    path("teams/<int:pk>/hire/", actions.team_hire, name="team-hire"),
+    path("teams/<int:pk>/buy/", actions.team_buy, name="team-buy"),
+    path("teams/<int:pk>/ready/", actions.team_ready, name="team-ready"),
+    path("teams/<int:pk>/stadium/cancel/", actions.team_cancel_residency, name="team-cancel-residency"),
+    path("teams/<int:pk>/players/<int:player_id>/fire/", actions.team_fire, name="team-fire"),
+    path("teams/<int:pk>/players/<int:player_id>/learn/", actions.team_learn_ability, name="team-learn-ability"),
+]
