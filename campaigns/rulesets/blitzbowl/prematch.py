@@ -21,6 +21,7 @@ from typing import Any
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PositionSpec, fmt_gil
 from campaigns.rulesets.blitzbowl import postmatch
+from campaigns.rulesets.blitzbowl.postmatch.checks import check_die, check_non_negative, parse_dice, table_row
 
 #: The league's effective house rules (data/house_rules.json merged with the commissioner's overrides).
 HouseRules = Mapping[str, Any]
@@ -64,8 +65,8 @@ def weather(total: int, hr: HouseRules) -> str:
     """H ("1. Weather", roll key `weather`, 2d6): 2 Sweltering Heat; 3 Very Sunny; 4–10 Perfect Conditions;
     11 Pouring Rain; 12 Blizzard (house rules `weather_table`: rows of min/max/result). Returns the result key.
     """
-    postmatch._check_die(total, hr["roll_keys"].get("weather", "2d6"), "weather total")
-    return postmatch._row(hr["weather_table"], total, "weather table")["result"]
+    check_die(total, hr["roll_keys"].get("weather", "2d6"), "weather total")
+    return table_row(hr["weather_table"], total, "weather table")["result"]
 
 
 def weather_words(key: str) -> str:
@@ -82,19 +83,19 @@ def fans(dice: Sequence[int], fan_factor: int, hr: HouseRules) -> int:
     (house rules `fans`: dice, add_fan_factor, multiplier).
     """
     rule = hr["fans"]
-    count, faces = postmatch.parse_dice(rule["dice"])
+    count, faces = parse_dice(rule["dice"])
     dice = list(dice)
     if len(dice) != count:
         raise ValueError(f"fans are rolled on {rule['dice']}, got {len(dice)} dice")
     for die in dice:
-        postmatch._check_die(die, f"1d{faces}", "fans die")
-    postmatch._check_non_negative(fan_factor=fan_factor)
+        check_die(die, f"1d{faces}", "fans die")
+    check_non_negative(fan_factor=fan_factor)
     return (sum(dice) + (fan_factor if rule["add_fan_factor"] else 0)) * rule["multiplier"]
 
 
 def gate(fans_by_team: Mapping[int, int]) -> int:
     """H ("3. Fans and FAME"): the gate is both teams' fans together."""
-    postmatch._check_non_negative(**{f"fans of team {team}": n for team, n in fans_by_team.items()})
+    check_non_negative(**{f"fans of team {team}": n for team, n in fans_by_team.items()})
     return sum(fans_by_team.values())
 
 
@@ -113,7 +114,7 @@ def _two_teams(tv: Mapping[int, int], home: int) -> tuple[int, int]:
         raise ValueError(f"a match has two teams, got TV for {len(tv)}")
     if home not in tv:
         raise ValueError(f"the home team {home!r} is not one of the match's teams")
-    postmatch._check_non_negative(**{f"TV of team {team}": value for team, value in tv.items()})
+    check_non_negative(**{f"TV of team {team}": value for team, value in tv.items()})
     first, second = tv
     return first, second
 
@@ -153,7 +154,7 @@ def budget(*, induced: int, spent: int) -> dict:
     inducement gil is lost (it never enters the treasury).
     Returns {"induced", "treasury_spent": max(0, spent − induced), "remaining": max(0, induced − spent)}.
     """
-    postmatch._check_non_negative(induced=induced, spent=spent)
+    check_non_negative(induced=induced, spent=spent)
     return {"induced": induced, "treasury_spent": max(0, spent - induced), "remaining": max(0, induced - spent)}
 
 
@@ -161,7 +162,7 @@ def check_affordable(*, induced: int, spent_before: int, price: int, treasury: i
     """R ("2. Inducements"): either coach may add gil from the treasury, which never goes below 0: refuse a
     purchase when spent_before + price − induced exceeds the treasury.
     """
-    postmatch._check_non_negative(induced=induced, spent_before=spent_before, price=price, treasury=treasury)
+    check_non_negative(induced=induced, spent_before=spent_before, price=price, treasury=treasury)
     from_treasury = spent_before + price - induced
     if from_treasury > treasury:
         raise RuleViolation(
