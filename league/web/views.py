@@ -24,10 +24,10 @@ from league.selectors import (
     report_list,
 )
 from matches import challenges
-from matches.forms import ChallengeForm
 from matches.models import Match
 from matches.policy import may_schedule_match
 from matches.selectors import league_standings, match_queryset
+from matches.web.forms.challenge import ChallengeForm
 from teams import services as team_services
 from teams.models import Player, Position, Roster, Team
 from teams.policy import may_coach_team, may_found_team

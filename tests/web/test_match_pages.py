@@ -963,7 +963,7 @@ def _walk_to(match: Match, team: Team, target: str | None) -> None:
 @pytest.mark.parametrize(
     ("data", "field", "message"),
     [
-        ({"roll_winnings": "7"}, "roll_winnings", "rolls.winnings: 7 is not a face of a d6."),
+        ({"roll_winnings": "7"}, "roll_winnings", "Winnings: 7 is not on a d6 — enter 1, 2, 3, 4, 5 or 6"),
         ({"roll_winnings": "four"}, "roll_winnings", "Enter the dice as whole numbers separated by commas, e.g. 3, 4."),
         ({"roll_nonsense": "3"}, None, None),
     ],
@@ -995,7 +995,7 @@ def test_too_few_dice_for_a_roll_are_refused(client, final, humes):
 
     response = post_step(client, final, humes, {"step": "fortune", "decision": "no", "roll_fan_factor": "6, 6"})
 
-    assert "rolls.fan_factor needs 3 dice (3d6)." in text(response)
+    assert "Fan factor: this roll takes 3 dice (3d6) — enter 3 dice, e.g. 3, 4, 5" in text(response)
     assert state(final, humes) == before
 
 
@@ -1015,7 +1015,7 @@ def test_a_step_already_run_is_refused_and_changes_nothing(client, final, humes)
 def test_a_step_run_meanwhile_elsewhere_is_reported_from_the_service(client, final, humes, monkeypatch):
     """The race the page cannot see: another tab runs the step between the form and this POST's service call,
     which answers 409; the step is applied once."""
-    from matches import web
+    from matches.web import postmatch as web
 
     def run_elsewhere_first(**kwargs):
         aftermath_post(user=humes.coach, match_id=final.pk, team_id=humes.pk, step="team_stats")

@@ -204,8 +204,8 @@ def test_a_team_left_empty_is_rolled_for_by_the_server(client, match, humes, gob
 @pytest.mark.parametrize(
     ("data", "field", "message"),
     [
-        ({"roll_weather": "7, 1"}, "roll_weather", "rolls.weather: 7 is not a face of a d6."),
-        ({"roll_weather": "3"}, "roll_weather", "rolls.weather needs 2 dice (2d6)."),
+        ({"roll_weather": "7, 1"}, "roll_weather", "Weather: 7 is not on a d6 — enter 1, 2, 3, 4, 5 or 6"),
+        ({"roll_weather": "3"}, "roll_weather", "Weather: this roll takes 2 dice (2d6) — enter 2 dice, e.g. 3, 4"),
         ({"roll_weather": "three"}, "roll_weather", "Enter the dice as whole numbers separated by commas"),
     ],
 )
@@ -234,7 +234,7 @@ def test_a_bad_team_roll_is_shown_next_to_that_teams_dice(client, match, humes, 
     )
 
     row = re.search(rf'<tr class="invalid"><th scope="row"><label for="id_roll_fans_{goblins.pk}">.*?</tr>', page, re.S)
-    assert row and "rolls.fans needs 2 dice (2d6)." in row.group(0)
+    assert row and f"{goblins.name}: Fans: this roll takes 2 dice (2d6) — enter 2 dice, e.g. 3, 4" in row.group(0)
     assert record(match) == before
 
 
@@ -252,7 +252,7 @@ def test_a_step_already_run_is_refused_and_changes_nothing(client, match, humes)
 
 def test_a_step_run_meanwhile_elsewhere_is_reported_from_the_service(client, match, humes, monkeypatch):
     """Another tab runs the step between the form and this POST's service call: the service answers 409."""
-    from matches import web
+    from matches.web import prematch as web
 
     def run_elsewhere_first(**kwargs):
         prematch_post(user=humes.coach, match_id=match.pk, step="weather", rolls={"weather": [6, 6]})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import (
@@ -14,7 +15,7 @@ from campaigns.rulesets.base import (
     fmt_gil,
 )
 
-from . import postmatch, prematch, results, rules, words
+from . import pages, postmatch, prematch, results, rules, words
 from .prematch_steps import STEPS as PREMATCH_STEPS
 from .steps import STEPS
 
@@ -23,6 +24,14 @@ class BlitzBowl(Ruleset):
     key = "blitzbowl"
     name = "Blitz Bowl"
     words = words
+    # presentation: match pages (pages.py)
+    pages = pages
+    result_form = pages.RESULT_FORM
+    report_sections = pages.REPORT_SECTIONS
+    decision_widgets = pages.DECISION_WIDGETS
+    option_labels = pages.OPTION_LABELS
+    id_labels = pages.ID_LABELS
+    prematch_hints = pages.PREMATCH_HINTS
     economy = "gil"
     purchase_items = ("reroll", "assistant_coach", "cheerleader", "white_mage", "fan_factor")
     player_fields = ("spp",)
@@ -169,3 +178,6 @@ class BlitzBowl(Ruleset):
             raise RuleViolation(
                 f"A Blitz Bowl team needs {hr['min_fielded']} players able to play; this one has {playable}."
             )
+
+    def result_choices(self, hr: Mapping) -> Mapping[str, list[tuple[Any, str]]]:
+        return pages.result_choices(hr)

@@ -13,7 +13,7 @@ from typing import Any
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
-from . import results, rules, words, wounds
+from . import pages, results, rules, words, wounds
 from .pregame_steps import STEPS as PREGAME_STEPS
 from .steps import STEPS
 
@@ -22,6 +22,16 @@ class BoneCruncher(Ruleset):
     key = "bonecruncher"
     name = "Bone Cruncher"
     words = words
+    # presentation: match pages (pages.py)
+    pages = pages
+    result_form = pages.RESULT_FORM
+    report_sections = pages.REPORT_SECTIONS
+    decision_widgets = pages.DECISION_WIDGETS
+    prematch_hints = pages.PREMATCH_HINTS
+
+    def result_choices(self, hr: Mapping) -> Mapping[str, list[tuple[Any, str]]]:
+        return pages.result_choices(hr)
+
     economy = "none"
     purchase_items = ("trainer", "coach", "cheerleader")
     player_fields = (

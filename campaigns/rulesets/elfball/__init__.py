@@ -8,7 +8,7 @@ from typing import Any
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
-from . import postmatch, results, rules, words
+from . import pages, postmatch, results, rules, words
 from .steps import STEPS
 
 
@@ -16,6 +16,11 @@ class ElfBall(Ruleset):
     key = "elfball"
     name = "ElfBall"
     words = words
+    # presentation: match pages (pages.py)
+    pages = pages
+    result_form = pages.RESULT_FORM
+    report_sections = pages.REPORT_SECTIONS
+    decision_widgets = pages.DECISION_WIDGETS
     economy = "points"
     purchase_items = ("magic_potion", "beer_garden_beauty", "cheerleader", "hired_gun_wizard")
     player_fields = ("goal_points", "abilities")
@@ -144,3 +149,6 @@ class ElfBall(Ruleset):
             return {"entitlements": 0, "learnable": []}
         n = postmatch.entitlements(player.goal_points, len(player.abilities), hr)
         return {"entitlements": n, "learnable": postmatch.learnable(tuple(player.abilities), hr) if n else []}
+
+    def result_choices(self, hr: Mapping) -> Mapping[str, list[tuple[Any, str]]]:
+        return pages.result_choices(hr)
