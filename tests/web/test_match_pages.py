@@ -4,6 +4,7 @@ fixtures and results — who may use each page, what it stores, and that a refus
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 
@@ -985,6 +986,29 @@ def test_bad_dice_are_refused_on_the_page_and_change_nothing(client, final, hume
         rf'name="{field}".{{0,300}}?<ul class="errorlist[^"]*"[^>]*><li>{re.escape(message)}</li>', page, re.S
     )
     assert state(final, humes) == before
+
+
+def test_the_step_asks_only_for_the_dice_it_can_use_for_this_team(client, final, humes, monkeypatch):
+    """The page asks for the dice `Step.usable_rolls` names for this team after this match (no stadium dice
+    without a stadium, no winnings re-roll for a loser): the step decides, the page follows."""
+    rules = final.league.rules
+    fortune = next(s for s in rules.postmatch_steps if s.key == "fortune")
+    asked = []
+
+    def usable(team, match, hr):
+        asked.append((team.id, match.id))
+        return ("winnings", "fan_factor")
+
+    steps = tuple(dataclasses.replace(s, usable=usable) if s is fortune else s for s in rules.postmatch_steps)
+    monkeypatch.setattr(type(rules), "postmatch_steps", steps)
+    _walk_to(final, humes, "fortune")
+    client.force_login(humes.coach)
+
+    page = text(client.get(walk_url(final, humes)))
+
+    assert (humes.pk, final.pk) in asked  # the same views the step runs on
+    assert 'name="roll_winnings"' in page and 'name="roll_fan_factor"' in page
+    assert 'name="roll_stadium_bonus"' not in page and 'name="roll_winnings_reroll"' not in page
 
 
 def test_too_few_dice_for_a_roll_are_refused(client, final, humes):
