@@ -323,6 +323,17 @@ class Ruleset:
     #: A hint under a pre-match step's dice, by step key.
     prematch_hints: Mapping[str, str] = MappingProxyType({})
 
+    #: The inducements a team may buy, in the order the shopping page lists them → their names.
+    inducement_items: Mapping[str, str] = MappingProxyType({})
+
+    def weather_words(self, weather: str) -> str:
+        """A pre-match weather result as a coach reads it."""
+        return shared_words.humanise(weather)
+
+    def terrain_words(self, terrain: Mapping[str, int]) -> str:
+        """A pre-match terrain result as a coach reads it ("" when the game has no terrain roll)."""
+        return ""
+
     def result_choices(self, hr: Mapping) -> Mapping[str, list[tuple[Any, str]]]:
         """The choices the result form offers, by field kind (injuries, outcomes, potions …), from the rules'
         own data under the league's house rules."""

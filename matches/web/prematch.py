@@ -10,8 +10,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from campaigns.errors import NotPermitted, RuleViolation
-from campaigns.rulesets.blitzbowl.prematch import weather_words
-from campaigns.rulesets.bonecruncher.pregame import terrain_words
 from matches import policy
 from matches.aftermath import StepConflict
 from matches.models import Inducement, Match, MatchTeam, Prematch
@@ -47,7 +45,8 @@ def prematch_summary(
 ) -> dict:
     """What the pre-match sequence settled, in words: weather, gate and Aggressor; per team its fans, FAME,
     Team Value, inducement gil, inducements and terrain. Reads only what it is given (no query)."""
-    steps = list(match.league.rules.prematch_steps)
+    rules = match.league.rules
+    steps = list(rules.prematch_steps)
     stars = {s["key"]: s["name"] for s in hr.get("star_players", [])}
     shared = _shared_stars(inducements)
     started = prematch is not None and prematch.pk is not None
@@ -77,7 +76,7 @@ def prematch_summary(
                     for i in bought
                 ],
                 "spent": sum(i.price for i in bought),
-                "terrain": terrain_words(terrain) if isinstance(terrain, Mapping) and "pieces" in terrain else "",
+                "terrain": rules.terrain_words(terrain) if isinstance(terrain, Mapping) and "pieces" in terrain else "",
             }
         )
     current = None if p.complete or not steps or p.step_index >= len(steps) else steps[p.step_index]
@@ -85,7 +84,7 @@ def prematch_summary(
         "started": started,
         "complete": p.complete,
         "current": current.title if current else "",
-        "weather": weather_words(p.weather) if p.weather else "",
+        "weather": rules.weather_words(p.weather) if p.weather else "",
         "gate": sum(p.fans.values()) if p.fans else None,
         "aggressor": names.get(p.aggressor_id, ""),
         "teams": teams,

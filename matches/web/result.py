@@ -64,17 +64,23 @@ def _result_form(request: HttpRequest, match: Match, teams: list[Team], players:
     """The result form of the kind the league's ruleset declares (`Ruleset.result_form`), with the choices the
     ruleset offers under the league's house rules, filled with the result waiting for confirmation (if any)."""
     rules, hr = match.league.rules, match.league.house_rules
-    kind = rules.result_form
-    result = match.result if match.status == Match.Status.SUBMITTED else None
-    form_class = RESULT_FORMS[kind]
-    kwargs = {"teams": teams, "players": players, "choices": rules.result_choices(hr), "result": result}
-    if kind == "goals_on_field":
-        kwargs.update(
-            hr=hr, tests_to_win=match.tests_to_win, stock={t.pk: t.staff.get("magic_potion", 0) for t in teams}
-        )
-    elif kind == "wounds_by_area":
-        kwargs.update(hr=hr, event=match.event, templates=_health_templates(teams, players, hr))
-    return form_class(request.POST or None, **kwargs)
+    form_class = RESULT_FORMS[rules.result_form]
+    # What a form may need from the match, computed only when its kind asks for it.
+    context = {
+        "hr": lambda: hr,
+        "tests_to_win": lambda: match.tests_to_win,
+        "event": lambda: match.event,
+        "stock": lambda: {t.pk: t.staff.get("magic_potion", 0) for t in teams},
+        "templates": lambda: _health_templates(teams, players, hr),
+    }
+    return form_class(
+        request.POST or None,
+        teams=teams,
+        players=players,
+        choices=rules.result_choices(hr),
+        result=match.result if match.status == Match.Status.SUBMITTED else None,
+        **{need: context[need]() for need in form_class.needs},
+    )
 
 
 def _health_templates(teams: list[Team], players: dict[int, list[Player]], hr) -> dict[int, dict]:

@@ -11,7 +11,6 @@ from django.shortcuts import redirect, render
 
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
-from campaigns.rulesets.blitzbowl.prematch import ITEM_WORDS
 from matches import policy
 from matches.aftermath import StepConflict
 from matches.models import Inducement, Match, MatchTeam
@@ -75,7 +74,8 @@ def _shop_context(
     # the rest at the top.
     unplaced = form_errors
     items = []
-    for key in ITEM_WORDS:
+    item_words = match.league.rules.inducement_items
+    for key in item_words:
         if key in ("star_player", "mercenary") or key not in rule:
             continue
         if key == "wandering_white_mage" and not roster.extra.get("white_mage"):
@@ -83,7 +83,7 @@ def _shop_context(
         items.append(
             {
                 "key": key,
-                "name": ITEM_WORDS[key],
+                "name": item_words[key],
                 "max": rule[key]["max"],
                 "price": int(special.get(key, rule[key]["price"])),
                 "special": key in special,

@@ -32,6 +32,7 @@ class BlitzBowl(Ruleset):
     option_labels = pages.OPTION_LABELS
     id_labels = pages.ID_LABELS
     prematch_hints = pages.PREMATCH_HINTS
+    inducement_items = pages.INDUCEMENT_ITEMS
     economy = "gil"
     purchase_items = ("reroll", "assistant_coach", "cheerleader", "white_mage", "fan_factor")
     player_fields = ("spp",)
@@ -181,3 +182,6 @@ class BlitzBowl(Ruleset):
 
     def result_choices(self, hr: Mapping) -> Mapping[str, list[tuple[Any, str]]]:
         return pages.result_choices(hr)
+
+    def weather_words(self, weather: str) -> str:
+        return pages.weather_words(weather)

@@ -7,10 +7,16 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from .prematch import ITEM_WORDS, weather_words
 from .words import humanise
+
+__all__ = ["INDUCEMENT_ITEMS", "weather_words"]
 
 RESULT_FORM = "player_counters"
 REPORT_SECTIONS = ("lines_counters", "performances")
+
+#: The inducements a team may buy (rules/blitzbowl.md "Inducements"), in the shop's order, with their names.
+INDUCEMENT_ITEMS = MappingProxyType(dict(ITEM_WORDS))
 
 #: How each post-match decision is asked.
 DECISION_WIDGETS = MappingProxyType(

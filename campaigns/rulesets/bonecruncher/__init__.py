@@ -32,6 +32,9 @@ class BoneCruncher(Ruleset):
     def result_choices(self, hr: Mapping) -> Mapping[str, list[tuple[Any, str]]]:
         return pages.result_choices(hr)
 
+    def terrain_words(self, terrain: Mapping[str, int]) -> str:
+        return pages.terrain_words(terrain)
+
     economy = "none"
     purchase_items = ("trainer", "coach", "cheerleader")
     player_fields = (

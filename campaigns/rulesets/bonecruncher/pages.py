@@ -10,7 +10,10 @@ from types import MappingProxyType
 from typing import Any
 
 from . import wounds
+from .pregame import terrain_words
 from .words import humanise
+
+__all__ = ["terrain_words"]
 
 RESULT_FORM = "wounds_by_area"
 REPORT_SECTIONS = ("lines_event", "squads", "wounds")

@@ -26,6 +26,10 @@ class ResultForm(forms.Form):
     """A Blitz Bowl result: per team its line, per player of both teams his match. Fields are named
     `team_<id>_<key>` and `player_<id>_<key>`; `body()` builds the JSON body of api-v1 "Result body"."""
 
+    #: What the form takes from the match beyond its teams, players, choices and result (the result page hands
+    #: each form only these).
+    needs: tuple[str, ...] = ()
+
     def __init__(
         self,
         *args,

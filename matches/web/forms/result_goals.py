@@ -20,6 +20,10 @@ class ElfBallResultForm(forms.Form):
     conceded or could not set up a face-off player; per player his Grit Challenge outcome and Magic Potion.
     `body()` builds api-v1's ElfBall result body."""
 
+    #: What the form takes from the match beyond its teams, players, choices and result (the result page hands
+    #: each form only these).
+    needs: tuple[str, ...] = ("hr", "tests_to_win", "stock")
+
     template = "matches/result_elfball.html"
 
     def __init__(

@@ -21,6 +21,10 @@ class BoneCruncherResultForm(forms.Form):
     its squad; per player the wounds taken — a count, or per body area on a body diagram when the league plays
     advanced wounds — and up to three critical wounds from the chart (with the side for an arm or a leg)."""
 
+    #: What the form takes from the match beyond its teams, players, choices and result (the result page hands
+    #: each form only these).
+    needs: tuple[str, ...] = ("hr", "event", "templates")
+
     template = "matches/result_bonecruncher.html"
 
     def __init__(
