@@ -19,14 +19,14 @@ from tests.web.test_bonecruncher_pages import squad_team, step_post
 pytestmark = pytest.mark.django_db
 
 
-def _league(commissioner, severed_arm_heals: bool):
+def crunch_league(commissioner, severed_arm_heals: bool):
     overrides = {"trainer_healing": {"severed_arm_heals": True}} if severed_arm_heals else {}
     return LeagueFactory(
         created_by=commissioner, name="Crunch League", ruleset="bonecruncher", house_rules_overrides=overrides
     )
 
 
-def _final(league, coach, other_coach) -> tuple[Match, Team]:
+def final_with_trainer(league, coach, other_coach) -> tuple[Match, Team]:
     """Barbarians 3–1 Orcs, final: Orc 4 loses his right arm, Orc 5 has an incapacitated left leg; the Orcs have
     a Trainer."""
     barbarians = squad_team(league, coach, "Barb Brawlers", "humans_barbarians", 9)
@@ -60,7 +60,7 @@ def _group(decision: str, name: str) -> str:
 def test_with_severed_arm_heals_the_trainer_may_remove_a_severed_arm(client, commissioner, coach, other_coach):
     """H `trainer_healing.severed_arm_heals: true` (rules/bonecruncher.md "Wounds"): the page offers what the API
     allows — the severed arm — and removing it heals it."""
-    match, orcs = _final(_league(commissioner, severed_arm_heals=True), coach, other_coach)
+    match, orcs = final_with_trainer(crunch_league(commissioner, severed_arm_heals=True), coach, other_coach)
     o = by_number(orcs)
     client.force_login(other_coach)
 
@@ -76,7 +76,7 @@ def test_with_severed_arm_heals_the_trainer_may_remove_a_severed_arm(client, com
 
 def test_by_default_a_severed_arm_is_not_offered_to_a_trainer(client, commissioner, coach, other_coach):
     """R: a severed arm never heals (rules/bonecruncher.md "Wounds"): it is not among the conditions to remove."""
-    match, orcs = _final(_league(commissioner, severed_arm_heals=False), coach, other_coach)
+    match, orcs = final_with_trainer(crunch_league(commissioner, severed_arm_heals=False), coach, other_coach)
     client.force_login(other_coach)
 
     decision = element(text(step_post(client, match, orcs, {"step": "wounds"})), "decision")
@@ -89,7 +89,7 @@ def test_by_default_a_severed_arm_is_not_offered_to_a_trainer(client, commission
 def test_a_trainer_is_offered_only_the_chosen_players_conditions(client, commissioner, coach, other_coach):
     """Each player's conditions are listed under him alone, and another player's is refused for him beside the
     field, with nothing changed."""
-    match, orcs = _final(_league(commissioner, severed_arm_heals=True), coach, other_coach)
+    match, orcs = final_with_trainer(crunch_league(commissioner, severed_arm_heals=True), coach, other_coach)
     o = by_number(orcs)
     client.force_login(other_coach)
 

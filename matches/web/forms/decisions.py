@@ -5,6 +5,7 @@ does not name is asked by the shape of its options. Each widget adds its fields 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from json import dumps as json_dumps
 from typing import Any
 
 from django import forms
@@ -134,6 +135,7 @@ def heal(form, decision: str, options: Any, message: str, names: Mapping) -> Non
     condition = form.condition_words
     choices: list = [("", "— nobody —")]
     groups: list = []
+    group_names: dict[str, str] = {}
     for player_id, about in players.items():
         about = about if isinstance(about, Mapping) else {}
         name = about.get("name") or labels.get(int(player_id), f"Player #{player_id}")
@@ -144,6 +146,7 @@ def heal(form, decision: str, options: Any, message: str, names: Mapping) -> Non
         form.heal_conditions[int(player_id)] = ({value for value, _ in own}, name)
         if own:
             groups.append((name, own))
+            group_names[str(int(player_id))] = name
     for index in range(int(options.get("trainers", 1) if isinstance(options, Mapping) else 1)):
         label = f"Trainer {index + 1}"
         form.fields[f"heal_{index}_player"] = forms.TypedChoiceField(
@@ -161,7 +164,10 @@ def heal(form, decision: str, options: Any, message: str, names: Mapping) -> Non
             label=f"{label}: or remove a condition of that player",
             required=False,
             choices=[("", "—"), *groups],
-            widget=forms.Select(attrs={"data-by-player": f"heal_{index}_player"}),
+            # Progressive enhancement (static/js/heal-conditions.js): only the chosen player's group is offered.
+            widget=forms.Select(
+                attrs={"data-by-player": f"heal_{index}_player", "data-player-names": json_dumps(group_names)}
+            ),
         )
         row = [f"heal_{index}_{part}" for part in ("player", "boxes", "remove")]
         for name in row:  # the table's cells carry no <label>
