@@ -67,6 +67,7 @@ def test_with_severed_arm_heals_the_trainer_may_remove_a_severed_arm(client, com
     decision = element(text(step_post(client, match, orcs, {"step": "wounds"})), "decision")
 
     assert '<option value="severed_arm:right">Severed right arm</option>' in _group(decision, "Orc 4")
+    assert "or removes one incapacitated arm or leg (or a severed arm)." in decision
     step_post(client, match, orcs, {"step": "wounds", "heal_0_player": o[4].pk, "heal_0_remove": "severed_arm:right"})
     # The step ran: its records are written, Orc 4's arm healed and Orc 5's leg (untreated) kept.
     assert Aftermath.objects.get(match=match, team=orcs).step_index == 1
@@ -82,6 +83,8 @@ def test_by_default_a_severed_arm_is_not_offered_to_a_trainer(client, commission
     decision = element(text(step_post(client, match, orcs, {"step": "wounds"})), "decision")
 
     assert "severed_arm:right" not in decision
+    hint = "A Trainer heals up to 3 wound boxes (never armour) on one player, or removes one incapacitated arm or leg"
+    assert f"{hint} (a severed arm never heals)." in decision
     assert "Orc 4 (4 wound(s); Severed right arm (never heals))" in decision
     assert 'value="incapacitated_leg:left"' in _group(decision, "Orc 5")
 

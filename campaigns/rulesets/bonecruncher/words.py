@@ -37,3 +37,13 @@ def condition(c: Mapping[str, str] | str, *, hr: Mapping | None = None) -> str:
 def conditions(cs: Iterable[Mapping[str, str]], *, hr: Mapping | None = None) -> list[str]:
     """Lasting conditions in words, in the order recorded."""
     return [condition(c, hr=hr) for c in cs]
+
+
+def trainer_hint(hr: Mapping | None) -> str:
+    """H (rules/bonecruncher.md "Wounds"): what a Trainer may do between matches, under the league's house rules."""
+    boxes = int((hr or {}).get("trainer_healing", {}).get("boxes_per_trainer", 3))
+    severed = "or a severed arm" if severed_arm_heals(hr) else "a severed arm never heals"
+    return (
+        f"A Trainer heals up to {boxes} wound boxes (never armour) on one player, or removes one incapacitated arm "
+        f"or leg ({severed}). Leave a Trainer on “nobody” to rest him."
+    )

@@ -133,6 +133,7 @@ def heal(form, decision: str, options: Any, message: str, names: Mapping) -> Non
     players = options.get("players", {}) if isinstance(options, Mapping) else {}
     labels = names.get("players", {})
     condition = form.condition_words
+    boxes = form.heal_boxes
     choices: list = [("", "— nobody —")]
     groups: list = []
     group_names: dict[str, str] = {}
@@ -156,9 +157,9 @@ def heal(form, decision: str, options: Any, message: str, names: Mapping) -> Non
             label=f"{label}: wound boxes healed",
             required=False,
             min_value=0,
-            max_value=3,
+            max_value=boxes,
             initial=0,
-            widget=forms.NumberInput(attrs={"min": 0, "max": 3, "class": "count"}),
+            widget=forms.NumberInput(attrs={"min": 0, "max": boxes, "class": "count"}),
         )
         form.fields[f"heal_{index}_remove"] = forms.ChoiceField(
             label=f"{label}: or remove a condition of that player",

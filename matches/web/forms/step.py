@@ -50,6 +50,10 @@ class StepForm(forms.Form):
         self.rules_id_labels = getattr(rules, "id_labels", {})
         self.rules_option_labels = getattr(rules, "option_labels", {})
         self.condition_words = _condition_words(rules, hr)
+        # A Trainer's healing (Bone Cruncher's `heal` widget): boxes per Trainer and the hint, from the house rules.
+        self.heal_boxes = int((hr or {}).get("trainer_healing", {}).get("boxes_per_trainer", 3))
+        hint = getattr(getattr(rules, "words", None), "trainer_hint", None)
+        self.heal_hint = hint(hr) if hint else ""
         self.decision = (pending or {}).get("decision")
         self.decision_kind = None
         self.decision_fields: list[str] = []
