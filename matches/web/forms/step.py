@@ -16,7 +16,7 @@ from .common import dice_field, number, path_tokens, words
 from .refusals import plain, roll_refusal
 
 
-def _condition_words(rules: Any, hr: Mapping | None) -> Callable[[Mapping], str]:
+def _condition_wording(rules: Any, hr: Mapping | None) -> Callable[[Mapping], str]:
     """The ruleset's own wording of a lasting condition (Bone Cruncher's `words.condition`), capitalised."""
     condition = getattr(getattr(rules, "words", None), "condition", None)
 
@@ -49,7 +49,7 @@ class StepForm(forms.Form):
         self.fields["step"].initial = step
         self.rules_id_labels = getattr(rules, "id_labels", {})
         self.rules_option_labels = getattr(rules, "option_labels", {})
-        self.condition_words = _condition_words(rules, hr)
+        self.condition_words = _condition_wording(rules, hr)
         # A Trainer's healing (Bone Cruncher's `heal` widget): boxes per Trainer and the hint, from the house rules.
         self.heal_boxes = int((hr or {}).get("trainer_healing", {}).get("boxes_per_trainer", 3))
         hint = getattr(getattr(rules, "words", None), "trainer_hint", None)
