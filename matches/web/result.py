@@ -70,7 +70,6 @@ def _result_form(request: HttpRequest, match: Match, teams: list[Team], players:
         "hr": lambda: hr,
         "tests_to_win": lambda: match.tests_to_win,
         "event": lambda: match.event,
-        "stock": lambda: {t.pk: t.staff.get("magic_potion", 0) for t in teams},
         "templates": lambda: _health_templates(teams, players, hr),
     }
     return form_class(

@@ -22,7 +22,7 @@ class ElfBallResultForm(forms.Form):
 
     #: What the form takes from the match beyond its teams, players, choices and result (the result page hands
     #: each form only these).
-    needs: tuple[str, ...] = ("hr", "tests_to_win", "stock")
+    needs: tuple[str, ...] = ("hr", "tests_to_win")
 
     template = "matches/result_elfball.html"
 
@@ -33,7 +33,7 @@ class ElfBallResultForm(forms.Form):
         players: Mapping[int, list],
         hr: Mapping,
         tests_to_win: int | None,
-        stock: Mapping[int, int],
+        stock: Mapping[int, int] | None = None,
         choices: Mapping[str, list] | None = None,
         result: Mapping | None = None,
         **kwargs,
@@ -41,7 +41,9 @@ class ElfBallResultForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.teams = teams
         self.players = players
-        self.stock = stock
+        #: Magic Potions each team has in stock (rules/elfball.md "Magic Potion"): its players' potion fields.
+        self.stock = stock if stock is not None else {t.pk: t.staff.get("magic_potion", 0) for t in teams}
+        stock = self.stock
         self.tests_to_win = max(1, int(tests_to_win or hr.get("tests_to_win", 2)))
         self._sent: dict[str, list] = {"teams": [], "goals": [], "players": [], "potions": []}
         result = result or {}
