@@ -53,7 +53,7 @@ def test_the_step_asks_only_for_the_dice_it_can_use_for_this_team(client, final,
     """The page asks for the dice `Step.usable_rolls` names for this team after this match (no stadium dice
     without a stadium, no winnings re-roll for a loser): the step decides, the page follows."""
     rules = final.league.rules
-    fortune = next(s for s in rules.postmatch_steps if s.key == "fortune")
+    fortune = {s.key: s for s in rules.postmatch_steps}["fortune"]
     asked = []
 
     def usable(team, match, hr):
