@@ -61,3 +61,19 @@ def test_elfball_result_choices_follow_the_basic_rules_and_the_potion_die():
 
     assert "career_ending" in advanced and "career_ending" not in basic
     assert len(rules.result_choices({**hr, "magic_potion_die": "d6"})["potion"]) == 1 + 6
+
+
+def test_no_match_page_or_template_branches_on_a_ruleset():
+    """The pages ask the registry: no `ruleset == …` / `.key == …` in matches/ or templates/matches/."""
+    import re
+
+    root = Path(settings.BASE_DIR)
+    branch = re.compile(r"ruleset\s*==|\.key\s*==|ruleset\s+in\s*\(")
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for pattern in ("matches/**/*.py", "templates/matches/**/*.html")
+        for path in sorted(root.glob(pattern))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if branch.search(line)
+    ]
+    assert found == []
