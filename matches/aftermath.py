@@ -331,3 +331,9 @@ def _player_state(player: Player) -> dict:
         "matches_survived": player.matches_survived,
         "left_at": player.left_at.isoformat() if player.left_at else None,
     }
+
+
+def aftermath_views(match: Match, team: Team) -> tuple[engine.TeamView, engine.MatchView]:
+    """The team and the match as a step reads them: pages ask a step which dice and choices it can use
+    (`Step.usable_rolls`, `Step.options` under `engine.team_situation`) from the same views the step runs on."""
+    return _view_for(team), _match_view(match, team)

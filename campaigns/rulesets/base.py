@@ -385,3 +385,36 @@ class Ruleset:
     def staff_label(self, item: str) -> str:
         """How a support item reads beside its count on the sheet."""
         return self.sheet.STAFF.get(item) or self.words.humanise(item)
+
+    # --- presentation: match pages ----------------------------------------------------------------
+    # What the match pages show for this game, as plain data (`campaigns/rulesets/<key>/pages.py`): the web
+    # layer keeps a catalogue of form and widget classes keyed by these kinds, never by the ruleset's name.
+    #: The ruleset's pages module: the words of its tables the report prints (None: it has none).
+    pages: Any = None
+    #: The kind of result form ("player_counters", "goals_on_field", "wounds_by_area").
+    result_form: str = "player_counters"
+    #: The match report's sections after the result, in order (each a partial `matches/report/_<name>.html`).
+    report_sections: tuple[str, ...] = ()
+    #: Post-match decision → the widget that asks it; a decision not listed is asked by its options' shape.
+    decision_widgets: Mapping[str, str] = MappingProxyType({})
+    #: Labels of the options a decision offers (`one_of`), and whose names label the ids a decision offers.
+    option_labels: Mapping[str, str] = MappingProxyType({})
+    id_labels: Mapping[str, str] = MappingProxyType({})
+    #: A hint under a pre-match step's dice, by step key.
+    prematch_hints: Mapping[str, str] = MappingProxyType({})
+
+    #: The inducements a team may buy, in the order the shopping page lists them → their names.
+    inducement_items: Mapping[str, str] = MappingProxyType({})
+
+    def weather_words(self, weather: str) -> str:
+        """A pre-match weather result as a coach reads it."""
+        return shared_words.humanise(weather)
+
+    def terrain_words(self, terrain: Mapping[str, int]) -> str:
+        """A pre-match terrain result as a coach reads it ("" when the game has no terrain roll)."""
+        return ""
+
+    def result_choices(self, hr: Mapping) -> Mapping[str, list[tuple[Any, str]]]:
+        """The choices the result form offers, by field kind (injuries, outcomes, potions …), from the rules'
+        own data under the league's house rules."""
+        return {}

@@ -9,9 +9,9 @@ from django.shortcuts import get_object_or_404, render
 from campaigns.errors import NotPermitted, RuleViolation
 from league.models import League
 from matches import challenges
-from matches.forms import ChallengeForm
 from matches.models import Match
 from matches.selectors import match_queryset
+from matches.web.forms.challenge import ChallengeForm
 
 
 @login_required

@@ -11,10 +11,11 @@ import pytest
 from django.urls import reverse
 
 from campaigns.errors import RuleViolation
+from campaigns.rulesets import get_ruleset
 from matches import services
 from matches.aftermath import aftermath_post
-from matches.forms import StepForm
 from matches.models import Aftermath, Match
+from matches.web.forms.step import StepForm
 from teams.models import Player, Team
 from teams.services import team_purchase
 from tests.factories import LeagueFactory, TeamFactory, UserFactory, hire
@@ -368,8 +369,11 @@ def test_walking_asks_each_trainer_whom_he_heals_and_which_veterans_become_elite
     decision = element(page, "decision")
     assert "Each of your 1 Trainer(s) may heal" in element(page, "current-step")
     assert 'aria-label="Trainer 1: player"' in decision and 'name="heal_1_player"' not in decision
-    assert f'<option value="{b[3].pk}">Barb 3 (4 wound(s); Incapacitated leg (left))</option>' in decision
-    assert '<option value="incapacitated_leg:left">Incapacitated leg (left)</option>' in decision
+    leg = "Incapacitated left leg (movement −2 until healed)"  # words.condition, the one wording of a condition
+    assert f'<option value="{b[3].pk}">Barb 3 (4 wound(s); {leg})</option>' in decision
+    # Under Barb 3 only his own condition a Trainer may remove.
+    own = rf'<optgroup label="Barb 3">\s*<option value="incapacitated_leg:left">{re.escape(leg)}</option>\s*</optgroup>'
+    assert re.search(own, decision)
 
     # Boxes and a condition at once: the form refuses, nothing changes.
     both = {"step": "wounds", "heal_0_player": b[3].pk, "heal_0_boxes": 2, "heal_0_remove": "incapacitated_leg:left"}
@@ -436,21 +440,22 @@ def test_the_services_refusals_of_a_decision_land_on_its_fields():
         "options": {"trainers": 2, "players": {"7": {"name": "Ann", "wounds": 3, "conditions": []}}},
         "message": "Heal?",
     }
-    form = StepForm({"step": "wounds"}, step="wounds", pending=heal, roll_keys=(), names={})
+    bonecruncher, elfball = get_ruleset("bonecruncher"), get_ruleset("elfball")
+    form = StepForm({"step": "wounds"}, step="wounds", pending=heal, roll_keys=(), names={}, rules=bonecruncher)
     assert form.is_valid()
     form.add_service_error(
         RuleViolation("choices.heal[1].player: 7 cannot be treated.", field="choices.heal[1].player")
     )
-    assert form.errors == {"heal_1_player": ["choices.heal[1].player: 7 cannot be treated."]}
+    assert form.errors == {"heal_1_player": ["7 cannot be treated."]}  # beside Trainer 2's player, no JSON path
 
     promote = {"decision": "promote", "options": {"eligible": [{"player": 7, "name": "Ann"}], "slots": 1}}
-    form = StepForm({"step": "veterans"}, step="veterans", pending=promote, roll_keys=(), names={})
+    form = StepForm({"step": "veterans"}, step="veterans", pending=promote, roll_keys=(), names={}, rules=bonecruncher)
     assert form.is_valid() and form.choices() == {"promote": []}
     form.add_service_error(RuleViolation("no", field="choices.promote[0]"))
     assert form.errors == {"decision": ["no"]}
 
     abilities = {"decision": "abilities", "options": {"7": {"name": "Ann", "entitlements": 1, "learnable": ["push"]}}}
-    form = StepForm({"step": "abilities"}, step="abilities", pending=abilities, roll_keys=(), names={})
+    form = StepForm({"step": "abilities"}, step="abilities", pending=abilities, roll_keys=(), names={}, rules=elfball)
     assert form.is_valid() and form.choices() == {"abilities": {"7": []}}
     form.add_service_error(RuleViolation("too many", field="choices.abilities.7"))
     assert form.errors == {"ability_7": ["too many"]}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import (
@@ -14,7 +15,7 @@ from campaigns.rulesets.base import (
     fmt_gil,
 )
 
-from . import live, postmatch, prematch, report, results, rules, sheet, words
+from . import live, pages, postmatch, prematch, report, results, rules, sheet, words
 from .prematch_steps import STEPS as PREMATCH_STEPS
 from .steps import STEPS
 
@@ -27,6 +28,15 @@ class BlitzBowl(Ruleset):
     report_scorers, report_casualties = report.SCORERS, report.CASUALTIES
     live = live
     sheet = sheet
+    # presentation: match pages (pages.py)
+    pages = pages
+    result_form = pages.RESULT_FORM
+    report_sections = pages.REPORT_SECTIONS
+    decision_widgets = pages.DECISION_WIDGETS
+    option_labels = pages.OPTION_LABELS
+    id_labels = pages.ID_LABELS
+    prematch_hints = pages.PREMATCH_HINTS
+    inducement_items = pages.INDUCEMENT_ITEMS
     economy = "gil"
     purchase_items = ("reroll", "assistant_coach", "cheerleader", "white_mage", "fan_factor")
     player_fields = ("spp",)
@@ -173,3 +183,9 @@ class BlitzBowl(Ruleset):
             raise RuleViolation(
                 f"A Blitz Bowl team needs {hr['min_fielded']} players able to play; this one has {playable}."
             )
+
+    def result_choices(self, hr: Mapping) -> Mapping[str, list[tuple[Any, str]]]:
+        return pages.result_choices(hr)
+
+    def weather_words(self, weather: str) -> str:
+        return pages.weather_words(weather)

@@ -13,7 +13,7 @@ from typing import Any
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
-from . import live, report, results, rules, sheet, words, wounds
+from . import live, pages, report, results, rules, sheet, words, wounds
 from .pregame_steps import STEPS as PREGAME_STEPS
 from .steps import STEPS
 
@@ -26,6 +26,19 @@ class BoneCruncher(Ruleset):
     report_scorers, report_casualties = report.SCORERS, report.CASUALTIES
     live = live
     sheet = sheet
+    # presentation: match pages (pages.py)
+    pages = pages
+    result_form = pages.RESULT_FORM
+    report_sections = pages.REPORT_SECTIONS
+    decision_widgets = pages.DECISION_WIDGETS
+    prematch_hints = pages.PREMATCH_HINTS
+
+    def result_choices(self, hr: Mapping) -> Mapping[str, list[tuple[Any, str]]]:
+        return pages.result_choices(hr)
+
+    def terrain_words(self, terrain: Mapping[str, int]) -> str:
+        return pages.terrain_words(terrain)
+
     economy = "none"
     purchase_items = ("trainer", "coach", "cheerleader")
     player_fields = (

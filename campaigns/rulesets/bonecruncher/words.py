@@ -77,3 +77,13 @@ def critical_wounds(items: Iterable[Mapping | int], *, hr: Mapping | None = None
 def serious_injury(row: Mapping, *, hr: Mapping | None = None) -> tuple[str, list[str]]:
     """The week's critical wounds of a player who survived the match."""
     return "critical_wound", critical_wounds((row.get("detail") or {}).get("critical") or (), hr=hr)
+
+
+def trainer_hint(hr: Mapping | None) -> str:
+    """H (rules/bonecruncher.md "Wounds"): what a Trainer may do between matches, under the league's house rules."""
+    boxes = int((hr or {}).get("trainer_healing", {}).get("boxes_per_trainer", 3))
+    severed = "or a severed arm" if severed_arm_heals(hr) else "a severed arm never heals"
+    return (
+        f"A Trainer heals up to {boxes} wound boxes (never armour) on one player, or removes one incapacitated arm "
+        f"or leg ({severed}). Leave a Trainer on “nobody” to rest him."
+    )

@@ -8,7 +8,7 @@ from typing import Any
 from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import PlayerState, PositionSpec, Purchase, Ruleset, TeamState, check_position_limit
 
-from . import live, postmatch, report, results, rules, sheet, words
+from . import live, pages, postmatch, report, results, rules, sheet, words
 from .steps import STEPS
 
 
@@ -21,6 +21,11 @@ class ElfBall(Ruleset):
     live = live
     sheet = sheet
     has_challenge_roller = True
+    # presentation: match pages (pages.py)
+    pages = pages
+    result_form = pages.RESULT_FORM
+    report_sections = pages.REPORT_SECTIONS
+    decision_widgets = pages.DECISION_WIDGETS
     economy = "points"
     purchase_items = ("magic_potion", "beer_garden_beauty", "cheerleader", "hired_gun_wizard")
     player_fields = ("goal_points", "abilities")
@@ -149,3 +154,6 @@ class ElfBall(Ruleset):
             return {"entitlements": 0, "learnable": []}
         n = postmatch.entitlements(player.goal_points, len(player.abilities), hr)
         return {"entitlements": n, "learnable": postmatch.learnable(tuple(player.abilities), hr) if n else []}
+
+    def result_choices(self, hr: Mapping) -> Mapping[str, list[tuple[Any, str]]]:
+        return pages.result_choices(hr)

@@ -24,17 +24,19 @@ from .state import (
 
 
 def healable_conditions(conditions: Iterable[Mapping[str, str]], hr: Mapping) -> list[dict]:
-    """H: a Trainer may remove an incapacitation other than a severed arm (the chart's `healable`)."""
+    """H: a Trainer may remove an incapacitation other than a severed arm (the chart's `healable`) — and a severed
+    arm too when the league's house rule `trainer_healing.severed_arm_heals` says so."""
     chart = {e["key"]: e for e in hr["critical_wound_chart"]["results"].values()}
     severed_heals = hr["trainer_healing"].get("severed_arm_heals", False)
     out = []
     for c in conditions:
         entry = chart.get(c.get("key", ""))
-        if entry is None or not entry.get("healable", False):
-            continue
-        if c["key"] == "severed_arm" and not severed_heals:
-            continue
-        out.append(dict(c))
+        if c.get("key") == "severed_arm":
+            healable = severed_heals  # the house rule decides, whatever the chart says
+        else:
+            healable = entry is not None and entry.get("healable", False)
+        if healable:
+            out.append(dict(c))
     return out
 
 

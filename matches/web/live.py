@@ -16,10 +16,9 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from matches import drafts, policy
+from matches.models import Match
 from teams.models import Player
-
-from . import drafts, policy
-from .models import Match
 
 
 @login_required

@@ -1,0 +1,149 @@
+"""`/matches/<id>/`: the public match report."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from matches import policy
+from matches.models import Match, MatchTeam
+from matches.selectors import match_report_queryset
+from teams.models import Player
+
+from .common import player_name
+from .forms.common import words
+from .prematch import prematch_summary
+from .report_sections import Report, report_sections
+
+
+def result_lines(match: Match, sides: list[MatchTeam], names: dict[int, Player]) -> list[dict]:
+    """Each team's line: from the final sides, or from the submitted result waiting for confirmation."""
+    stored = {line.get("team"): line for line in match.result.get("teams", [])}
+    if match.status == Match.Status.FINAL:
+        return [
+            {
+                "team": s.team,
+                "score": s.score,
+                "casualties_inflicted": s.casualties_inflicted,
+                "mvp": player_name(s.mvp),
+                "fame": s.fame,
+                "conceded": "early (no penalty)" if s.conceded_early else ("yes" if s.conceded else ""),
+                "outcome": s.get_outcome_display() if s.outcome else "",
+                "league_points": s.league_points,
+                "placing": s.placing,
+                "eliminations": s.eliminations,
+                "no_face_off": bool(stored.get(s.team_id, {}).get("no_face_off")),
+            }
+            for s in sides
+        ]
+    if match.status == Match.Status.SUBMITTED:
+        by_team = {line["team"]: line for line in match.result.get("teams", [])}
+        lines = []
+        for s in sides:
+            line = by_team.get(s.team_id, {})
+            lines.append(
+                {
+                    "team": s.team,
+                    "score": line.get("score"),
+                    "casualties_inflicted": line.get("casualties_inflicted", 0),
+                    "mvp": player_name(names.get(line.get("mvp"))),
+                    "fame": line.get("fame", 0),
+                    "conceded": "early (no penalty)"
+                    if line.get("conceded_early")
+                    else ("yes" if line.get("conceded") else ""),
+                    "outcome": {"win": "Won", "draw": "Drawn", "loss": "Lost"}.get(line.get("outcome"), ""),
+                    "league_points": None,
+                    "placing": line.get("placing"),
+                    "eliminations": line.get("eliminations", 0),
+                    "no_face_off": bool(line.get("no_face_off")),
+                }
+            )
+        return lines
+    return []
+
+
+def _result_player_ids(result: Mapping) -> set[int]:
+    """Every player a stored result names: rows, MVPs, squads, goals' players on the field, potions, wounds."""
+    ids: set = set()
+    for line in result.get("teams", []):
+        ids.add(line.get("mvp"))
+        ids.update(line.get("squad") or [])
+    for goal in result.get("goals", []):
+        ids.update(goal.get("on_field") or [])
+    for key in ("players", "potions", "wounds"):
+        ids.update(row.get("player") for row in result.get(key, []))
+    return {i for i in ids if isinstance(i, int) and not isinstance(i, bool)}
+
+
+def match_report(request: HttpRequest, pk: int) -> HttpResponse:
+    """`/matches/<id>/`, public: the teams, the result, the sections the ruleset declares (players, goals,
+    wounds …), each team's post-match log, the rolls, the teams as they stood before the match, and the buttons
+    for whoever may act on it."""
+    # The league's memberships come with the match: the buttons' predicates then cost no query each.
+    match = get_object_or_404(match_report_queryset().prefetch_related("league__memberships"), pk=pk)
+    league, user = match.league, request.user
+    rules = league.rules
+    sides = list(match.sides.all())
+    teams = {s.team_id: s.team for s in sides}
+    order = {s.team_id: s.order for s in sides}
+    names: dict[int, Player] = {}
+    if match.status != Match.Status.SCHEDULED:
+        # Rows, MVPs, goals, squads, potions and wounds name players: one query for all of them.
+        names = {p.pk: p for p in Player.objects.filter(pk__in=_result_player_ids(match.result))}
+    report = Report(
+        match=match, sides=sides, teams=teams, order=order, names=names, hr=league.house_rules, pages=rules.pages
+    )
+    steps = list(rules.postmatch_steps)
+    titles = {s.key: s.title for s in steps}
+    aftermaths = [
+        {
+            "team": teams[a.team_id],
+            "complete": a.complete,
+            "current": None if a.complete else steps[a.step_index].title,
+            "waiting": bool(a.pending),
+            "log": a.log,
+            "may_walk": policy.may_act_for_side(user, match, teams[a.team_id]),
+        }
+        for a in match.aftermaths.all()
+        if a.team_id in teams
+    ]
+    rolls = [
+        {
+            "team": teams.get(r.team_id),
+            "step": titles.get(r.step, words(r.step)) if r.step else "",
+            "key": r.key,
+            "expression": r.expression,
+            "values": ", ".join(str(v) for v in r.values),
+            "total": sum(r.values),
+            "entered": r.entered,
+            "by": r.rolled_by.username if r.rolled_by else "",
+        }
+        for r in match.rolls.all()
+    ]
+    submitted = match.status == Match.Status.SUBMITTED
+    context = {
+        "match": match,
+        "league": league,
+        "sides": sides,
+        "lines": result_lines(match, sides, names),
+        "sections": report_sections(report, rules.report_sections) if match.status != Match.Status.SCHEDULED else [],
+        "snapshots": [(s.team, s.snapshot) for s in sides if s.snapshot],
+        "aftermaths": aftermaths,
+        "rolls": rolls,
+        "economy": rules.economy,
+        "may_enter_result": match.status != Match.Status.FINAL and policy.may_enter_result(user, match),
+        "may_confirm": submitted and policy.may_confirm_result(user, match),
+        "may_reject": submitted and policy.may_reject_result(user, match),
+        # The pre-match sequence (Blitz Bowl, Bone Cruncher): what it settled, and its page while scheduled.
+        "prematch": prematch_summary(
+            match, sides, getattr(match, "prematch", None), list(match.inducements.all()), league.house_rules
+        )
+        if rules.prematch_steps
+        else None,
+        "may_prematch": bool(rules.prematch_steps)
+        and match.status == Match.Status.SCHEDULED
+        and policy.may_run_prematch(user, match),
+    }
+    return render(request, "matches/report.html", context)
