@@ -1,5 +1,6 @@
 """Writes to matches: scheduling, result submission, confirmation (the result becomes final and its
-effects land), rejection. The post-match sequence itself lives in `matches.aftermath`."""
+effects land, `matches.effects`), rejection. Every status move goes through `matches.lifecycle`. The post-match
+sequence itself lives in `matches.aftermath`."""
 
 from __future__ import annotations
 
