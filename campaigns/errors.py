@@ -22,4 +22,5 @@ class NotPermitted(RuleViolation):
 
 class Conflict(RuleViolation):
     """The action is allowed to this user, but not in the state the thing is in now (answered 409): e.g. a
-    residency cancelled when the team has none (any more)."""
+    residency cancelled when the team has none (any more). The base of every typed conflict (a pre- or
+    post-match step out of turn, an invitation answered twice): the API maps it by type."""

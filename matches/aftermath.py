@@ -1,5 +1,6 @@
 """The post-match workflow engine's Django half: build the step's view of the world, run the step, and
-apply its effects — in one transaction with the team's row locked — recording every roll.
+apply its effects (`matches.effects`) — in one transaction with the team's row locked — recording every roll
+(`matches.rolls`).
 
 State machine per team and match: `step_index` walks the ruleset's steps; a POST for any other step than
 the current one is a 409 and changes nothing; a step waiting for a decision keeps its rolls in `pending`
@@ -11,22 +12,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import timezone
 
 from campaigns import engine
 from campaigns.dice import Dice, RollRecord, check_entered
-from campaigns.errors import NotPermitted, RuleViolation
+from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
-from teams.models import Player, Sponsorship, Team
+from teams.models import Team
 from teams.selectors import player_view, team_queryset, team_races, team_state
-from teams.services import ledger_post, team_locked
+from teams.services import team_locked
 
 from . import policy
-from .models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
+from .effects import step_effects_apply
+from .models import Aftermath, Match, MatchTeam, PlayerMatch
+from .rolls import record_rolls
 
 
-class StepConflict(Exception):
-    """A POST for a step that is not the current one (answered 409)."""
+class StepConflict(Conflict):
+    """A POST for a step that is not the current one of a pre- or post-match sequence (answered 409, by type)."""
 
 
 def aftermath_state(aftermath: Aftermath) -> dict[str, Any]:
@@ -158,23 +160,10 @@ def aftermath_post(
             }
             aftermath.save(update_fields=["pending", "updated_at"])
             return aftermath
-        journal = _apply(ctx.effects, team=team, match=match, user=user, hr=hr)
+        journal = step_effects_apply(ctx.effects, team=team, match=match, user=user)
         aftermath.journal = [*aftermath.journal, *journal]
-        Roll.objects.bulk_create(
-            [
-                Roll(
-                    league=league,
-                    match=match,
-                    team=team,
-                    step=current.key,
-                    key=r.key,
-                    expression=r.expression,
-                    values=list(r.values),
-                    entered=r.entered,
-                    rolled_by=user,
-                )
-                for r in dice.records
-            ]
+        record_rolls(
+            league=league, match=match, team_id=team.pk, step=current.key, records=dice.records, rolled_by=user
         )
         lines = ctx.log or ["Nothing to do at this step."]
         aftermath.log = [*aftermath.log, {"step": current.key, "title": current.title, "lines": lines}]
@@ -230,107 +219,6 @@ def _match_view(match: Match, team: Team) -> engine.MatchView:
         tests_to_win=match.tests_to_win,
         result=match.result,
     )
-
-
-def _apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser, hr) -> list[dict]:
-    """Apply a step's effects in order; return the journal that undoes them. Gil only through the ledger;
-    a refusal rolls the whole step back."""
-    now = timezone.now()
-    journal: list[dict] = []
-    for effect in effects:
-        if isinstance(effect, engine.Gil):
-            ledger_post(
-                team=team,
-                amount=effect.amount,
-                kind=effect.kind,
-                reason=effect.reason,
-                user=user,
-                account=effect.account,
-                match_id=match.pk,
-            )
-            journal.append({"type": "gil", "amount": effect.amount, "account": effect.account, "reason": effect.reason})
-        elif isinstance(effect, engine.MatchRowNote):
-            row = PlayerMatch.objects.select_for_update().get(match=match, player_id=effect.player_id)
-            journal.append({"type": "row", "player": effect.player_id, "before": dict(row.detail)})
-            row.detail = {**row.detail, **effect.detail}
-            row.save(update_fields=["detail"])
-        elif isinstance(effect, engine.Staff):
-            staff = dict(team.staff)
-            count = staff.get(effect.item, 0) + effect.delta
-            if count < 0:
-                raise RuleViolation(f"The team has no {effect.item.replace('_', ' ')} left to use.")
-            staff[effect.item] = count
-            team.staff = staff
-            team.save(update_fields=["staff"])
-            journal.append({"type": "staff", "item": effect.item, "delta": effect.delta})
-        elif isinstance(effect, engine.FanFactor):
-            before = team.fan_factor
-            team.fan_factor = max(0, team.fan_factor + effect.delta)
-            team.save(update_fields=["fan_factor"])
-            journal.append({"type": "fan_factor", "delta": team.fan_factor - before})
-        elif isinstance(effect, engine.PlayerUpdate):
-            player = Player.objects.select_for_update().get(pk=effect.player_id, team=team)
-            journal.append({"type": "player", "id": player.pk, "before": _player_state(player)})
-            if effect.status:
-                player.status = effect.status
-            skills = [s for s in player.skills if s not in effect.skills_remove]
-            player.skills = skills + [s for s in effect.skills_add if s not in skills]
-            attributes = dict(player.attributes)
-            for key, delta in effect.attribute_deltas.items():
-                attributes[key] = attributes.get(key, 0) + delta
-            player.attributes = attributes
-            player.value += effect.value_delta
-            player.abilities = list(player.abilities) + [a for a in effect.abilities_add if a not in player.abilities]
-            for key, value in effect.fields.items():
-                setattr(player, key, value)
-            if effect.leaves:
-                player.left_at = now
-                player.role = ""
-            player.save()
-        elif isinstance(effect, engine.NewPlayer):
-            position = team.roster.positions.get(key=effect.position)
-            created = Player.objects.create(
-                team=team,
-                position=position,
-                name=effect.name,
-                status=effect.status,
-                attributes=dict(position.attributes),
-                skills=list(position.skills) + [s for s in effect.skills_add if s not in position.skills],
-                value=position.cost,
-            )
-            journal.append({"type": "new_player", "id": created.pk})
-        elif isinstance(effect, engine.SponsorshipGained):
-            created = Sponsorship.objects.create(team=team, name=effect.name)
-            journal.append({"type": "sponsorship_gained", "id": created.pk})
-        elif isinstance(effect, engine.SponsorshipEnded):
-            Sponsorship.objects.filter(pk=effect.sponsorship_id, team=team, ended_at__isnull=True).update(ended_at=now)
-            journal.append({"type": "sponsorship_ended", "id": effect.sponsorship_id})
-        elif isinstance(effect, engine.Residency):
-            journal.append({"type": "residency", "before": [team.home_stadium_id, team.owns_stadium]})
-            team.home_stadium_id = effect.stadium_id
-            team.owns_stadium = effect.owned if effect.stadium_id else False
-            team.save(update_fields=["home_stadium", "owns_stadium"])
-        else:  # pragma: no cover - a new effect type must be taught here
-            raise TypeError(f"unknown effect {effect!r}")
-    return journal
-
-
-def _player_state(player: Player) -> dict:
-    return {
-        "status": player.status,
-        "skills": list(player.skills),
-        "attributes": dict(player.attributes),
-        "value": player.value,
-        "role": player.role,
-        "abilities": list(player.abilities),
-        "wounds": player.wounds,
-        "armour_used": player.armour_used,
-        "wound_areas": dict(player.wound_areas),
-        "conditions": list(player.conditions),
-        "elite": player.elite,
-        "matches_survived": player.matches_survived,
-        "left_at": player.left_at.isoformat() if player.left_at else None,
-    }
 
 
 def aftermath_views(match: Match, team: Team) -> tuple[engine.TeamView, engine.MatchView]:

@@ -7,12 +7,13 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from campaigns.dice import server_roll
+from campaigns.dice import RollRecord, server_roll
 from campaigns.errors import NotPermitted, RuleViolation
 from league.models import League
 
 from . import policy
 from .models import Match, Roll
+from .rolls import record_rolls
 
 
 def challenge_roll(
@@ -35,14 +36,11 @@ def challenge_roll(
     dice, result = league.rules.challenge(
         dice_count=dice_count, threshold=threshold, values=values, roller=server_roll, hr=league.house_rules
     )
-    roll = Roll.objects.create(
+    (roll,) = record_rolls(
         league=league,
         match=match,
         step="challenge",
-        key="challenge",
-        expression=f"{len(dice)}d6",
-        values=list(dice),
-        entered=values is not None,
+        records=[RollRecord("challenge", f"{len(dice)}d6", tuple(dice), values is not None)],
         rolled_by=user,
     )
     return roll, result

@@ -7,6 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from . import lifecycle
+
 
 class Match(models.Model):
     class Kind(models.TextChoices):
@@ -20,10 +22,8 @@ class Match(models.Model):
         SCORCHBALL = "scorchball", "Scorchball"
         TERMINIX = "terminix", "Terminix"
 
-    class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "Scheduled"
-        SUBMITTED = "submitted", "Result submitted"
-        FINAL = "final", "Final"
+    #: The statuses and the moves between them are declared in `matches.lifecycle`.
+    Status = lifecycle.Status
 
     league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="matches")
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.LEAGUE)
@@ -55,9 +55,7 @@ class Match(models.Model):
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "matches"
         constraints = [
-            models.CheckConstraint(
-                condition=Q(status__in=["scheduled", "submitted", "final"]), name="match_status_known"
-            ),
+            models.CheckConstraint(condition=Q(status__in=list(lifecycle.STATUSES)), name="match_status_known"),
             models.CheckConstraint(
                 condition=Q(kind__in=["league", "playoff", "final", "friendly"]), name="match_kind_known"
             ),

@@ -22,10 +22,11 @@ from teams.models import Team
 from teams.selectors import team_queryset, team_state, team_treasury
 from teams.services import ledger_post
 
-from . import policy
+from . import lifecycle, policy
 from .aftermath import StepConflict
-from .models import Inducement, Match, MatchTeam, Prematch, Roll
-from .services import _lock_teams
+from .locks import lock_teams
+from .models import Inducement, Match, MatchTeam, Prematch
+from .rolls import record_rolls
 
 
 def _steps(match: Match) -> tuple:
@@ -99,13 +100,13 @@ def shopping_team(prematch: Prematch, steps) -> int | None:
 def _locked_match(match_id: int) -> tuple[Match, list[MatchTeam]]:
     match = Match.objects.select_for_update(of=("self",)).select_related("league", "stadium").get(pk=match_id)
     sides = list(match.sides.select_related("team").order_by("order"))
-    _lock_teams([s.team_id for s in sides])
+    lock_teams([s.team_id for s in sides])
     return match, sides
 
 
 def _check_open(match: Match) -> None:
-    if match.status != Match.Status.SCHEDULED:
-        raise RuleViolation("The result is in: the pre-match sequence is closed.")
+    """The pre-match sequence runs only while the match is scheduled (`matches.lifecycle`)."""
+    lifecycle.next_status(match.status, lifecycle.Action.PREMATCH)
 
 
 def _entered_by_team(rolls: Any, step, team_ids: list[int], catalogue) -> dict[int | None, dict[str, list[int]]]:
@@ -200,23 +201,15 @@ def prematch_post(
             )
         for field, value in ctx.updates.items():
             setattr(prematch, f"{field}_id" if field in ("superior", "underdog", "aggressor") else field, value)
-        Roll.objects.bulk_create(
-            [
-                Roll(
-                    league=league,
-                    match=match,
-                    team_id=team_id,
-                    step=current.key,
-                    key=r.key,
-                    expression=r.expression,
-                    values=list(r.values),
-                    entered=r.entered,
-                    rolled_by=user,
-                )
-                for team_id, team_dice in dice.items()
-                for r in team_dice.records
-            ]
-        )
+        for team_id, team_dice in dice.items():
+            record_rolls(
+                league=league,
+                match=match,
+                team_id=team_id,
+                step=current.key,
+                records=team_dice.records,
+                rolled_by=user,
+            )
         prematch.log = [*prematch.log, {"step": current.key, "title": current.title, "lines": ctx.log}]
         prematch.step_index += 1
         prematch.complete = prematch.step_index >= len(steps)

@@ -1,21 +1,21 @@
 """Writes to matches: scheduling, result submission, confirmation (the result becomes final and its
-effects land), rejection. The post-match sequence itself lives in `matches.aftermath`."""
+effects land, `matches.effects`), rejection. Every status move goes through `matches.lifecycle`. The post-match
+sequence itself lives in `matches.aftermath`."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from campaigns.dice import check_entered
 from campaigns.errors import NotPermitted, RuleViolation
 from league.models import League, Stadium
 from teams.models import Player, Team
-from teams.selectors import team_queryset, team_state
 
-from . import policy
-from .models import Aftermath, Match, MatchTeam, PlayerMatch, Prematch, Roll
+from . import effects, lifecycle, policy
+from .locks import lock_teams
+from .models import Aftermath, Match, MatchTeam, Prematch
 
 
 def match_schedule(
@@ -52,7 +52,7 @@ def match_schedule(
         tests_to_win = hr["tests_to_win"]
     with transaction.atomic():
         # Lock the teams (in id order) so two schedulings at once cannot both pass the consecutive check.
-        _lock_teams(team_ids)
+        lock_teams(team_ids)
         limit = rules.max_consecutive_meetings(hr)
         if limit and len(team_ids) == 2:
             _check_consecutive(league, team_ids, limit)
@@ -65,11 +65,6 @@ def match_schedule(
         # H: a team is in creation until its first match is scheduled.
         Team.objects.filter(pk__in=team_ids, creation_closed_at__isnull=True).update(creation_closed_at=timezone.now())
     return match
-
-
-def _lock_teams(team_ids) -> None:
-    """Row locks on the teams, always in id order so two transactions never wait on each other in a circle."""
-    list(Team.objects.select_for_update().filter(pk__in=sorted(team_ids)).order_by("pk").values_list("pk", flat=True))
 
 
 def _check_consecutive(league: League, pair: list[int], limit: int) -> None:
@@ -145,11 +140,10 @@ def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) 
         teams = [side.team for side in match.sides.select_related("team")]
         if not policy.may_enter_result(user, match):
             raise NotPermitted("Only a coach of a team in this match or the commissioner can enter its result.")
-        if match.status == Match.Status.FINAL:
-            raise RuleViolation("This match's result is final.")
+        lifecycle.next_status(match.status, lifecycle.Action.SUBMIT)  # refused before the result is validated
         match.result = _validated_result(match, teams, body)
         match.result_body = body
-        match.status = Match.Status.SUBMITTED
+        lifecycle.transition(match, lifecycle.Action.SUBMIT)
         match.submitted_by = user
         match.submitted_at = timezone.now()
         match.save(update_fields=["result", "result_body", "status", "submitted_by", "submitted_at"])
@@ -174,9 +168,7 @@ def match_reject(*, user: AbstractBaseUser, match_id: int) -> Match:
         match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
         if not policy.may_reject_result(user, match):
             raise NotPermitted("Only the commissioner can reject a result.")
-        if match.status != Match.Status.SUBMITTED:
-            raise RuleViolation("Only a submitted result can be rejected.")
-        match.status = Match.Status.SCHEDULED
+        lifecycle.transition(match, lifecycle.Action.REJECT)
         match.result = {}
         match.result_body = {}
         match.submitted_by = None
@@ -191,8 +183,7 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
     with transaction.atomic():
         match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
         sides = list(match.sides.select_related("team"))
-        if match.status != Match.Status.SUBMITTED:
-            raise RuleViolation("There is no submitted result to confirm.")
+        lifecycle.next_status(match.status, lifecycle.Action.CONFIRM)  # refused before anything else is asked
         if user.pk == match.submitted_by_id:
             raise NotPermitted(
                 "The coach who entered the result cannot confirm it: the other coach or the commissioner does."
@@ -201,141 +192,12 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
             raise NotPermitted("Only the other coach or the commissioner can confirm this result.")
         # Check it again, holding the teams: another result may have become final since this one was entered
         # (a player killed there cannot have scored here; a team's next result waits for its sequence).
-        _lock_teams([s.team_id for s in sides])
+        lock_teams([s.team_id for s in sides])
         # (Results entered before the body was kept are checked in their stored, normalised form.)
         match.result = _validated_result(match, [s.team for s in sides], match.result_body or match.result)
-        _make_final(match, sides, user)
+        lifecycle.transition(match, lifecycle.Action.CONFIRM)
+        effects.result_apply(match, sides)
+        match.confirmed_by = user
+        match.confirmed_at = timezone.now()
+        match.save(update_fields=["status", "result", "confirmed_by", "confirmed_at", "journal"])
     return match
-
-
-def _make_final(match: Match, sides: list[MatchTeam], user: AbstractBaseUser) -> None:
-    league = match.league
-    rules, hr = league.rules, league.house_rules
-    result = match.result
-    # Lock the teams in id order, then take each one's snapshot as it stood before the match.
-    team_ids = sorted(s.team_id for s in sides)
-    _lock_teams(team_ids)
-    teams = {t.pk: t for t in team_queryset().filter(pk__in=team_ids)}
-    by_team = {t["team"]: t for t in result["teams"]}
-    # A completed pre-match sequence settled the FAME (it wins over any entered with the result).
-    prematch = Prematch.objects.filter(match=match, complete=True).first()
-    fame = prematch.fame if prematch is not None and rules.fame_from_prematch else {}
-    conceding_mvp_to = {}
-    for line in result["teams"]:
-        if line.get("conceded") and not line.get("conceded_early"):
-            winner = next((t for t in result["teams"] if t["team"] != line["team"]), None)
-            if winner:
-                conceding_mvp_to[winner["team"]] = True  # R: the opponent gains the conceding team's MVP
-    for side in sides:
-        team = teams[side.team_id]
-        line = by_team[side.team_id]
-        state = team_state(team=team)
-        side.snapshot = {
-            "team_value": rules.team_value(state, hr),
-            "treasury": team.treasury,
-            "fan_factor": team.fan_factor,
-            "rerolls": team.rerolls,
-            "players": [
-                {
-                    "id": p.pk,
-                    "name": p.name,
-                    "number": p.number,
-                    "position": p.position.name,
-                    "status": p.status,
-                    "value": p.value,
-                    "spp": p.spp,
-                    **{key: getattr(p, key) for key in SNAPSHOT_FIELDS if key in rules.player_fields},
-                }
-                for p in team.players.all()
-                if p.left_at is None
-            ],
-        }
-        side.score = line.get("score")
-        side.casualties_inflicted = line.get("casualties_inflicted", 0)
-        side.conceded = line.get("conceded", False)
-        side.conceded_early = line.get("conceded_early", False)
-        side.fame = fame.get(str(side.team_id), line.get("fame", 0))
-        side.placing = line.get("placing")
-        side.eliminations = line.get("eliminations", 0)
-        side.mvp_id = None if side.conceded and not side.conceded_early else line.get("mvp")
-        side.outcome = line.get("outcome", "")
-        side.league_points = rules.league_points(
-            outcome=side.outcome, kind=match.kind, hr=hr, event=match.event, placing=side.placing
-        )
-        side.save()
-    # Per-player rows, SPP and injuries.
-    rows_by_player = {r["player"]: r for r in result.get("players", [])}
-    mvps = {}
-    for side in sides:
-        if side.mvp_id:
-            mvps[side.mvp_id] = 2 if conceding_mvp_to.get(side.team_id) else 1
-    involved = set(rows_by_player) | set(mvps)
-    # Remember how every player of the match's teams stood, so a correction can put them back.
-    match.journal = {
-        "players": {
-            str(p.pop("pk")): p
-            for p in Player.objects.filter(team_id__in=team_ids, left_at__isnull=True).values(
-                "pk", "status", "attributes", *JOURNALED_COUNTERS
-            )
-        }
-    }
-    # Players who missed this match have served it (R: miss-next-match lasts exactly one match).
-    Player.objects.filter(team_id__in=team_ids, status=Player.Status.MISS_NEXT_MATCH, left_at__isnull=True).update(
-        status=Player.Status.ACTIVE
-    )
-    players = {p.pk: p for p in Player.objects.filter(pk__in=involved)}
-    new_rows = []
-    for player_id in involved:
-        player = players[player_id]
-        row = rules.player_match_row(rows_by_player.get(player_id, {}), mvp=player_id in mvps, hr=hr)
-        if mvps.get(player_id) == 2 and "spp" in row:
-            row["spp"] += hr["spp"]["mvp"]
-        new_rows.append(PlayerMatch(match=match, team_id=player.team_id, player=player, **row))
-        if rules.injuries_at_confirm:
-            _apply_injury(player, row.get("injury", ""), row.get("injury_detail", ""))
-        # The player's running totals (SPP, Goal Points) are the sums of his rows.
-        totals = {counter: F(counter) + row[counter] for counter in rules.counters if row.get(counter)}
-        if totals:
-            Player.objects.filter(pk=player_id).update(**totals)
-    PlayerMatch.objects.bulk_create(new_rows)
-    # Dice rolled at the table for the match itself (e.g. weather, fans) join the roll log.
-    Roll.objects.bulk_create(
-        [
-            Roll(
-                league=league,
-                match=match,
-                step="result",
-                key=key,
-                expression=rules.roll_catalogue(hr)[key],
-                values=values,
-                entered=True,
-                rolled_by=match.submitted_by,
-            )
-            for key, values in result.get("rolls", {}).items()
-        ]
-    )
-    Aftermath.objects.bulk_create([Aftermath(match=match, team_id=s.team_id) for s in sides])
-    match.status = Match.Status.FINAL
-    match.confirmed_by = user
-    match.confirmed_at = timezone.now()
-    match.save(update_fields=["status", "result", "confirmed_by", "confirmed_at", "journal"])
-
-
-#: Ruleset-tracked player fields kept in a team's pre-match snapshot.
-SNAPSHOT_FIELDS = ("goal_points", "abilities", "role", "wounds", "armour_used", "matches_survived", "elite")
-
-#: Running totals a correction puts back as they stood before the result was final.
-JOURNALED_COUNTERS = ("spp", "goal_points")
-
-
-def _apply_injury(player: Player, injury: str, detail: str) -> None:
-    """R/H: miss_next_match → misses exactly the next match; stat_loss → −1 to the stat; dead → dead
-    (removed to the memorial at Hire and Fire); badly_hurt and niggling leave no status change."""
-    if injury == "miss_next_match":
-        Player.objects.filter(pk=player.pk).update(status=Player.Status.MISS_NEXT_MATCH)
-    elif injury == "dead":
-        Player.objects.filter(pk=player.pk).update(status=Player.Status.DEAD, role="")
-    elif injury == "stat_loss" and detail:
-        attributes = dict(Player.objects.get(pk=player.pk).attributes)
-        attributes[detail] = max(1, attributes.get(detail, 1) - 1)
-        Player.objects.filter(pk=player.pk).update(attributes=attributes)

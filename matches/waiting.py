@@ -5,7 +5,7 @@ header's badge (`league.context_processors`).
 Two queries whatever the number of teams and matches: every side of the open matches his teams play in (with the
 match, its league and its pre-match sequence joined), and the unfinished post-match sequences of his teams and of
 the teams he plays (his to walk; any of them holds up its team's next result). The rest is
-decided in Python over those rows, with the same predicates the services enforce.
+decided in Python over those rows, with the same predicates the services enforce (`matches.policy`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.urls import reverse
 
+from . import policy
 from .models import Aftermath, Match, MatchTeam, Prematch
 from .prematch import shopping_team
 
@@ -35,15 +36,6 @@ class WaitingItem:
     url: str
 
 
-def may_confirm(*, user_id: int, submitted_by_id: int | None, coaches: dict[int, int]) -> bool:
-    """As `services.match_confirm` decides for a coach: not the one who entered the result, and the coach of a team
-    the submitter does not coach (`coaches`: team id → coach id of the match's sides)."""
-    if submitted_by_id is None or user_id == submitted_by_id:
-        return False
-    submitter_teams = {team for team, coach in coaches.items() if coach == submitted_by_id}
-    return any(coach == user_id and team not in submitter_teams for team, coach in coaches.items())
-
-
 def _prematch_of(match: Match) -> Prematch | None:
     try:
         return match.prematch
@@ -52,7 +44,7 @@ def _prematch_of(match: Match) -> Prematch | None:
 
 
 def _result_blocked(match: Match, prematch: Prematch | None) -> bool:
-    """As `services._validated_result` refuses: a started pre-match sequence that settles FAME must finish first."""
+    """As the result services refuse: a started pre-match sequence that settles FAME must finish first."""
     return prematch is not None and not prematch.complete and match.league.rules.fame_from_prematch
 
 
@@ -98,7 +90,7 @@ def _match_items(user: AbstractBaseUser, sides: list[MatchTeam], unfinished: lis
         return WaitingItem(kind, match.pk, team_id, names[team_id], match.league.name, others, action, url)
 
     if match.status == Match.Status.SUBMITTED:
-        if may_confirm(user_id=user.pk, submitted_by_id=match.submitted_by_id, coaches=coaches):
+        if policy.confirms_as_other_coach(user_id=user.pk, submitted_by_id=match.submitted_by_id, coaches=coaches):
             team_id = next(t for t in own if coaches[t] != match.submitted_by_id)
             return [item("confirm", team_id, "Confirm the result", reverse("match-detail", args=[match.pk]))]
         return []
@@ -111,7 +103,7 @@ def _match_items(user: AbstractBaseUser, sides: list[MatchTeam], unfinished: lis
         if shopper is not None:
             return []  # the other coach is shopping: nothing is his to do yet
     if any(a.team_id in coaches and a.match_id != match.pk for a in unfinished):
-        return []  # as `services._validated_result` refuses: a team's previous post-match sequence comes first
+        return []  # as the result services refuse: a team's previous post-match sequence comes first
     if _result_blocked(match, prematch):
         url = reverse("match-prematch", args=[match.pk])
         return [item("result", own[0], "Finish the pre-match sequence, then enter the result", url)]

@@ -16,19 +16,24 @@ from campaigns.errors import Conflict, NotPermitted, RuleViolation
 log = logging.getLogger(__name__)
 
 
+#: The rules' refusals by type, most specific first: every subclass answers as its base does (a pre- or
+#: post-match `StepConflict`, an `InvitationConflict` are `Conflict`s; a lifecycle `TransitionRefused` is a
+#: `RuleViolation`). Never matched by class name.
+RULE_STATUS: tuple[tuple[type[RuleViolation], int], ...] = (
+    (NotPermitted, status.HTTP_403_FORBIDDEN),
+    (Conflict, status.HTTP_409_CONFLICT),
+    (RuleViolation, status.HTTP_400_BAD_REQUEST),
+)
+
+
+def rule_status(exc: RuleViolation) -> int:
+    return next(code for kind, code in RULE_STATUS if isinstance(exc, kind))
+
+
 def exception_handler(exc, context):
     if isinstance(exc, RuleViolation):
         set_rollback()
-        if isinstance(exc, NotPermitted):
-            code = status.HTTP_403_FORBIDDEN
-        elif isinstance(exc, Conflict):
-            code = status.HTTP_409_CONFLICT
-        else:
-            code = status.HTTP_400_BAD_REQUEST
-        return Response(exc.as_dict(), status=code)
-    if exc.__class__.__name__ == "StepConflict":
-        set_rollback()
-        return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        return Response(exc.as_dict(), status=rule_status(exc))
     if isinstance(exc, DjangoValidationError):
         set_rollback()
         body = exc.message_dict if hasattr(exc, "error_dict") else {"detail": " ".join(exc.messages)}

@@ -1,0 +1,351 @@
+"""What a result does to the teams and players, and what undoes it — side by side, so the two cannot drift.
+
+- A result becoming final (`result_apply`): each team's snapshot and line of the result, the players' match
+  rows and running totals (SPP, Goal Points), injuries at confirmation (rulesets with `injuries_at_confirm`),
+  a served miss-next-match, the dice rolled at the table, each team's post-match sequence opened.
+  Its inverse, `result_undo`: the players put back from the journal taken just before, the rows and sequences
+  gone (kept in the match's correction history).
+- A post-match step's effects (`step_effects_apply`: gil through the ledger, fan factor, staff, players,
+  new players, sponsorships, residency, notes on a match row), each journalled with what undoes it; their
+  inverse, `step_effects_undo`, replays the journals backwards (gil by new ledger entries, never by editing one).
+
+A rejection undoes nothing: a submitted result has applied nothing yet. The callers hold the locks
+(`services.lock_teams`, `teams.services.team_locked`) and the transaction.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import F
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from campaigns import engine
+from campaigns.errors import RuleViolation
+from teams.models import Player, Sponsorship, Team
+from teams.selectors import team_queryset, team_state
+from teams.services import ledger_post
+
+from .models import Aftermath, Match, MatchTeam, PlayerMatch, Prematch
+from .rolls import entered_records, record_rolls
+
+#: Ruleset-tracked player fields kept in a team's pre-match snapshot.
+SNAPSHOT_FIELDS = ("goal_points", "abilities", "role", "wounds", "armour_used", "matches_survived", "elite")
+
+#: Running totals a correction puts back as they stood before the result was final.
+JOURNALED_COUNTERS = ("spp", "goal_points")
+
+#: A player's match row as the correction history keeps it.
+ROW_FIELDS = (
+    "player_id",
+    "touchdowns",
+    "casualties",
+    "completions",
+    "interceptions",
+    "mvp",
+    "spp",
+    "injury",
+    "injury_detail",
+    "goal_points",
+    "wounds",
+    "detail",
+)
+
+
+# --- a result becoming final, and its undo ----------------------------------------------------------------
+
+
+def result_apply(match: Match, sides: list[MatchTeam]) -> None:
+    """Everything `match.result` does to its teams and players when it becomes final (teams locked by the caller;
+    the match row is saved by the caller with its new status and `journal`)."""
+    league = match.league
+    rules, hr = league.rules, league.house_rules
+    result = match.result
+    team_ids = sorted(s.team_id for s in sides)
+    teams = {t.pk: t for t in team_queryset().filter(pk__in=team_ids)}
+    by_team = {t["team"]: t for t in result["teams"]}
+    # A completed pre-match sequence settled the FAME (it wins over any entered with the result).
+    prematch = Prematch.objects.filter(match=match, complete=True).first()
+    fame = prematch.fame if prematch is not None and rules.fame_from_prematch else {}
+    conceding_mvp_to = {}
+    for line in result["teams"]:
+        if line.get("conceded") and not line.get("conceded_early"):
+            winner = next((t for t in result["teams"] if t["team"] != line["team"]), None)
+            if winner:
+                conceding_mvp_to[winner["team"]] = True  # R: the opponent gains the conceding team's MVP
+    for side in sides:
+        team = teams[side.team_id]
+        line = by_team[side.team_id]
+        side.snapshot = _snapshot(team, rules, hr)
+        side.score = line.get("score")
+        side.casualties_inflicted = line.get("casualties_inflicted", 0)
+        side.conceded = line.get("conceded", False)
+        side.conceded_early = line.get("conceded_early", False)
+        side.fame = fame.get(str(side.team_id), line.get("fame", 0))
+        side.placing = line.get("placing")
+        side.eliminations = line.get("eliminations", 0)
+        side.mvp_id = None if side.conceded and not side.conceded_early else line.get("mvp")
+        side.outcome = line.get("outcome", "")
+        side.league_points = rules.league_points(
+            outcome=side.outcome, kind=match.kind, hr=hr, event=match.event, placing=side.placing
+        )
+        side.save()
+    # Per-player rows, SPP and injuries.
+    rows_by_player = {r["player"]: r for r in result.get("players", [])}
+    mvps = {}
+    for side in sides:
+        if side.mvp_id:
+            mvps[side.mvp_id] = 2 if conceding_mvp_to.get(side.team_id) else 1
+    involved = set(rows_by_player) | set(mvps)
+    # Remember how every player of the match's teams stood, so `result_undo` can put them back.
+    match.journal = {
+        "players": {
+            str(p.pop("pk")): p
+            for p in Player.objects.filter(team_id__in=team_ids, left_at__isnull=True).values(
+                "pk", "status", "attributes", *JOURNALED_COUNTERS
+            )
+        }
+    }
+    # Players who missed this match have served it (R: miss-next-match lasts exactly one match).
+    Player.objects.filter(team_id__in=team_ids, status=Player.Status.MISS_NEXT_MATCH, left_at__isnull=True).update(
+        status=Player.Status.ACTIVE
+    )
+    players = {p.pk: p for p in Player.objects.filter(pk__in=involved)}
+    new_rows = []
+    for player_id in involved:
+        player = players[player_id]
+        row = rules.player_match_row(rows_by_player.get(player_id, {}), mvp=player_id in mvps, hr=hr)
+        if mvps.get(player_id) == 2 and "spp" in row:
+            row["spp"] += hr["spp"]["mvp"]
+        new_rows.append(PlayerMatch(match=match, team_id=player.team_id, player=player, **row))
+        if rules.injuries_at_confirm:
+            _apply_injury(player, row.get("injury", ""), row.get("injury_detail", ""))
+        # The player's running totals (SPP, Goal Points) are the sums of his rows.
+        totals = {counter: F(counter) + row[counter] for counter in rules.counters if row.get(counter)}
+        if totals:
+            Player.objects.filter(pk=player_id).update(**totals)
+    PlayerMatch.objects.bulk_create(new_rows)
+    # Dice rolled at the table for the match itself (e.g. weather, fans) join the roll log.
+    record_rolls(
+        league=league,
+        match=match,
+        step="result",
+        records=entered_records(result.get("rolls", {}), rules.roll_catalogue(hr)),
+        rolled_by=match.submitted_by,
+    )
+    Aftermath.objects.bulk_create([Aftermath(match=match, team_id=s.team_id) for s in sides])
+
+
+def result_undo(match: Match, *, user: AbstractBaseUser) -> dict:
+    """The inverse of `result_apply` and of every post-match step run since: the steps' effects replayed
+    backwards, the players as they stood before the result was final, the match rows and sequences gone.
+    Returns what was undone — the result, its body, the rows and the sequences' logs — for the match's
+    correction history."""
+    step_effects_undo(match, user=user)
+    for player_id, before in match.journal.get("players", {}).items():
+        Player.objects.filter(pk=int(player_id)).update(
+            status=before["status"],
+            attributes=before["attributes"],
+            **{counter: before[counter] for counter in JOURNALED_COUNTERS if counter in before},
+        )
+    undone = {
+        "result": match.result,
+        "body": match.result_body,
+        "player_rows": list(PlayerMatch.objects.filter(match=match).values(*ROW_FIELDS)),
+        "logs": {str(a.team_id): a.log for a in match.aftermaths.all()},
+    }
+    PlayerMatch.objects.filter(match=match).delete()
+    Aftermath.objects.filter(match=match).delete()
+    return undone
+
+
+# --- a post-match step's effects, and their undo -----------------------------------------------------------
+
+
+def step_effects_apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser) -> list[dict]:
+    """Apply a post-match step's effects in order; return the journal that undoes them (`step_effects_undo`).
+    Gil only through the ledger; a refusal rolls the whole step back."""
+    now = timezone.now()
+    journal: list[dict] = []
+    for effect in effects:
+        if isinstance(effect, engine.Gil):
+            ledger_post(
+                team=team,
+                amount=effect.amount,
+                kind=effect.kind,
+                reason=effect.reason,
+                user=user,
+                account=effect.account,
+                match_id=match.pk,
+            )
+            journal.append({"type": "gil", "amount": effect.amount, "account": effect.account, "reason": effect.reason})
+        elif isinstance(effect, engine.MatchRowNote):
+            row = PlayerMatch.objects.select_for_update().get(match=match, player_id=effect.player_id)
+            journal.append({"type": "row", "player": effect.player_id, "before": dict(row.detail)})
+            row.detail = {**row.detail, **effect.detail}
+            row.save(update_fields=["detail"])
+        elif isinstance(effect, engine.Staff):
+            staff = dict(team.staff)
+            count = staff.get(effect.item, 0) + effect.delta
+            if count < 0:
+                raise RuleViolation(f"The team has no {effect.item.replace('_', ' ')} left to use.")
+            staff[effect.item] = count
+            team.staff = staff
+            team.save(update_fields=["staff"])
+            journal.append({"type": "staff", "item": effect.item, "delta": effect.delta})
+        elif isinstance(effect, engine.FanFactor):
+            before = team.fan_factor
+            team.fan_factor = max(0, team.fan_factor + effect.delta)
+            team.save(update_fields=["fan_factor"])
+            journal.append({"type": "fan_factor", "delta": team.fan_factor - before})
+        elif isinstance(effect, engine.PlayerUpdate):
+            player = Player.objects.select_for_update().get(pk=effect.player_id, team=team)
+            journal.append({"type": "player", "id": player.pk, "before": _player_state(player)})
+            if effect.status:
+                player.status = effect.status
+            skills = [s for s in player.skills if s not in effect.skills_remove]
+            player.skills = skills + [s for s in effect.skills_add if s not in skills]
+            attributes = dict(player.attributes)
+            for key, delta in effect.attribute_deltas.items():
+                attributes[key] = attributes.get(key, 0) + delta
+            player.attributes = attributes
+            player.value += effect.value_delta
+            player.abilities = list(player.abilities) + [a for a in effect.abilities_add if a not in player.abilities]
+            for key, value in effect.fields.items():
+                setattr(player, key, value)
+            if effect.leaves:
+                player.left_at = now
+                player.role = ""
+            player.save()
+        elif isinstance(effect, engine.NewPlayer):
+            position = team.roster.positions.get(key=effect.position)
+            created = Player.objects.create(
+                team=team,
+                position=position,
+                name=effect.name,
+                status=effect.status,
+                attributes=dict(position.attributes),
+                skills=list(position.skills) + [s for s in effect.skills_add if s not in position.skills],
+                value=position.cost,
+            )
+            journal.append({"type": "new_player", "id": created.pk})
+        elif isinstance(effect, engine.SponsorshipGained):
+            created = Sponsorship.objects.create(team=team, name=effect.name)
+            journal.append({"type": "sponsorship_gained", "id": created.pk})
+        elif isinstance(effect, engine.SponsorshipEnded):
+            Sponsorship.objects.filter(pk=effect.sponsorship_id, team=team, ended_at__isnull=True).update(ended_at=now)
+            journal.append({"type": "sponsorship_ended", "id": effect.sponsorship_id})
+        elif isinstance(effect, engine.Residency):
+            journal.append({"type": "residency", "before": [team.home_stadium_id, team.owns_stadium]})
+            team.home_stadium_id = effect.stadium_id
+            team.owns_stadium = effect.owned if effect.stadium_id else False
+            team.save(update_fields=["home_stadium", "owns_stadium"])
+        else:  # pragma: no cover - a new effect type must be taught here
+            raise TypeError(f"unknown effect {effect!r}")
+    return journal
+
+
+def _player_state(player: Player) -> dict:
+    return {
+        "status": player.status,
+        "skills": list(player.skills),
+        "attributes": dict(player.attributes),
+        "value": player.value,
+        "role": player.role,
+        "abilities": list(player.abilities),
+        "wounds": player.wounds,
+        "armour_used": player.armour_used,
+        "wound_areas": dict(player.wound_areas),
+        "conditions": list(player.conditions),
+        "elite": player.elite,
+        "matches_survived": player.matches_survived,
+        "left_at": player.left_at.isoformat() if player.left_at else None,
+    }
+
+
+def step_effects_undo(match: Match, *, user: AbstractBaseUser) -> None:
+    """Replay every post-match sequence's journal of `match` backwards: the inverse of `step_effects_apply`
+    (gil by new ledger entries of kind `correction`, never by editing history)."""
+    for aftermath in match.aftermaths.select_related("team").order_by("team_id"):
+        team = aftermath.team
+        for entry in reversed(aftermath.journal):
+            kind = entry["type"]
+            if kind == "gil":
+                ledger_post(
+                    team=team,
+                    amount=-entry["amount"],
+                    kind="correction",
+                    user=user,
+                    match_id=match.pk,
+                    account=entry["account"],
+                    reason=f"Correction of match #{match.pk}: {entry['reason']}",
+                )
+            elif kind == "fan_factor":
+                Team.objects.filter(pk=team.pk).update(fan_factor=max(0, team.fan_factor - entry["delta"]))
+                team.refresh_from_db(fields=["fan_factor"])
+            elif kind == "player":
+                before = dict(entry["before"])
+                left_at = before.pop("left_at")
+                Player.objects.filter(pk=entry["id"]).update(
+                    **before, left_at=parse_datetime(left_at) if left_at else None
+                )
+            elif kind == "row":
+                PlayerMatch.objects.filter(match=match, player_id=entry["player"]).update(detail=entry["before"])
+            elif kind == "staff":
+                team.refresh_from_db(fields=["staff"])
+                staff = dict(team.staff)
+                staff[entry["item"]] = staff.get(entry["item"], 0) - entry["delta"]
+                Team.objects.filter(pk=team.pk).update(staff=staff)
+                team.staff = staff
+            elif kind == "new_player":
+                Player.objects.filter(pk=entry["id"]).delete()
+            elif kind == "sponsorship_gained":
+                Sponsorship.objects.filter(pk=entry["id"]).delete()
+            elif kind == "sponsorship_ended":
+                Sponsorship.objects.filter(pk=entry["id"]).update(ended_at=None)
+            elif kind == "residency":
+                stadium_id, owned = entry["before"]
+                Team.objects.filter(pk=team.pk).update(home_stadium_id=stadium_id, owns_stadium=owned)
+            else:  # pragma: no cover
+                raise TypeError(f"unknown journal entry {entry!r}")
+
+
+# --- helpers --------------------------------------------------------------------------------------------
+
+
+def _snapshot(team: Team, rules, hr) -> dict:
+    """The team as it stood before the match (its TV, treasury, fan factor, rerolls and roster)."""
+    return {
+        "team_value": rules.team_value(team_state(team=team), hr),
+        "treasury": team.treasury,
+        "fan_factor": team.fan_factor,
+        "rerolls": team.rerolls,
+        "players": [
+            {
+                "id": p.pk,
+                "name": p.name,
+                "number": p.number,
+                "position": p.position.name,
+                "status": p.status,
+                "value": p.value,
+                "spp": p.spp,
+                **{key: getattr(p, key) for key in SNAPSHOT_FIELDS if key in rules.player_fields},
+            }
+            for p in team.players.all()
+            if p.left_at is None
+        ],
+    }
+
+
+def _apply_injury(player: Player, injury: str, detail: str) -> None:
+    """R/H: miss_next_match → misses exactly the next match; stat_loss → −1 to the stat; dead → dead
+    (removed to the memorial at Hire and Fire); badly_hurt and niggling leave no status change.
+    (Undone with the rest of the player by `result_undo`, from the journal.)"""
+    if injury == "miss_next_match":
+        Player.objects.filter(pk=player.pk).update(status=Player.Status.MISS_NEXT_MATCH)
+    elif injury == "dead":
+        Player.objects.filter(pk=player.pk).update(status=Player.Status.DEAD, role="")
+    elif injury == "stat_loss" and detail:
+        attributes = dict(Player.objects.get(pk=player.pk).attributes)
+        attributes[detail] = max(1, attributes.get(detail, 1) - 1)
+        Player.objects.filter(pk=player.pk).update(attributes=attributes)

@@ -1,0 +1,90 @@
+"""A match's lifecycle, declared: its statuses, the one table of what each action does to a match in each
+status, and the one function every match service calls before it changes (or acts on) a match's status.
+
+    scheduled --submit--> submitted --confirm--> final --correct--> final
+        ^                  |    ^
+        +-----reject-------+    +--submit (a coach replaces the result before it is confirmed)
+
+The pre-match sequence (its steps and the inducement shopping) runs only while the match is scheduled: it is
+in the table as an action that keeps the status. Anything not in the table is refused with
+`TransitionRefused`, before anything is written. The `Match.status` column's `CheckConstraint` is built from
+`STATUSES` (matches/models.py), so the database knows no status the table does not.
+
+Pure: no ORM, no I/O — `transition` only reads and sets `match.status`; the service saves.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from campaigns.errors import RuleViolation
+
+
+class Status(models.TextChoices):
+    SCHEDULED = "scheduled", "Scheduled"
+    SUBMITTED = "submitted", "Result submitted"
+    FINAL = "final", "Final"
+
+
+class Action(models.TextChoices):
+    SUBMIT = "submit", "Submit the result"
+    REJECT = "reject", "Reject the result"
+    CONFIRM = "confirm", "Confirm the result"
+    CORRECT = "correct", "Correct the final result"
+    PREMATCH = "prematch", "Run the pre-match sequence"
+
+
+#: (status now, action) → status after. The whole lifecycle: what is not here is refused.
+TRANSITIONS: dict[tuple[str, str], str] = {
+    (Status.SCHEDULED, Action.SUBMIT): Status.SUBMITTED,
+    (Status.SUBMITTED, Action.SUBMIT): Status.SUBMITTED,
+    (Status.SUBMITTED, Action.REJECT): Status.SCHEDULED,
+    (Status.SUBMITTED, Action.CONFIRM): Status.FINAL,
+    (Status.FINAL, Action.CORRECT): Status.FINAL,
+    (Status.SCHEDULED, Action.PREMATCH): Status.SCHEDULED,
+}
+
+#: Every status the table knows, in the order of `Status` (the database constraint lists exactly these).
+STATUSES: tuple[str, ...] = tuple(
+    s.value for s in Status if any(s in (before, after) for (before, _), after in TRANSITIONS.items())
+)
+
+#: What a refused action says, whatever the status it was refused in (the words the API has always answered).
+REFUSALS: dict[str, str] = {
+    Action.SUBMIT: "This match's result is final.",
+    Action.REJECT: "Only a submitted result can be rejected.",
+    Action.CONFIRM: "There is no submitted result to confirm.",
+    Action.CORRECT: "Only a final result can be corrected; a submitted one can be rejected.",
+    Action.PREMATCH: "The result is in: the pre-match sequence is closed.",
+}
+
+
+class TransitionRefused(RuleViolation):
+    """The action is not one the match's lifecycle allows in its status (nothing was changed).
+
+    Answered 400 like the other refusals of the rules: the public contract pins 400 for confirming a final
+    match, rejecting a scheduled one and resubmitting a final one (tests/matches/test_results.py)."""
+
+    def __init__(self, message: str, *, status: str, action: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.action = action
+
+
+def allowed(status: str, action: str) -> bool:
+    return (status, action) in TRANSITIONS
+
+
+def next_status(status: str, action: str) -> str:
+    """The status `action` leads to from `status`; `TransitionRefused` when the table has no such move."""
+    try:
+        return TRANSITIONS[(status, action)]
+    except KeyError:
+        raise TransitionRefused(REFUSALS[action], status=status, action=action) from None
+
+
+def transition(match, action: str) -> str:
+    """Move `match` (anything with a `status`) by `action`: sets and returns its new status (the caller saves).
+    Refuses, changing nothing, when the table does not allow `action` in the match's status."""
+    match.status = next_status(match.status, action)
+    return match.status
