@@ -2,7 +2,7 @@
 
 `build_report(league=, week_start=, week_end=)` (content.py) returns a JSON-serialisable dict for the week
 [week_start, week_end); the page, the e-mail (HTML and text) and the feed render it. The league's ruleset says
-which sections its report has and in which order (`Ruleset.report_sections`, campaigns/rulesets/<key>/report.py)
+which sections its report has and in which order (`Ruleset.weekly_report_sections`, campaigns/rulesets/<key>/report.py)
 and words what differs per game (`Ruleset.words`); this package has one builder per section name
 (sections.py) and never asks which game it is.
 

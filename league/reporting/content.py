@@ -34,7 +34,7 @@ def build_report(*, league, week_start: datetime, week_end: datetime) -> dict:
             "value_unit": terms["value_unit"],
         },
     }
-    for name in w.rules.report_sections:
+    for name in w.rules.weekly_report_sections:
         content = SECTIONS[name](parts)
         if content is not OMIT:
             report[name] = content

@@ -1,4 +1,4 @@
-"""The weekly report's sections only one game lists (its ruleset's `report_sections`): the week's Goal Points and
+"""The weekly report's sections only one game lists (its ruleset's `weekly_report_sections`): the week's Goal Points and
 abilities learned ("elfball"), and the week's wounds, deaths and new Elites ("bonecruncher", the critical wounds
 in the ruleset's words: `words.critical_wounds`, a lasting one in the one condition wording)."""
 

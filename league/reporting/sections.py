@@ -1,6 +1,6 @@
 """The catalogue of the weekly report's sections, keyed by section name (the report's JSON key).
 
-A ruleset lists the sections its report has, in order (`Ruleset.report_sections`); `build_report` calls each
+A ruleset lists the sections its report has, in order (`Ruleset.weekly_report_sections`); `build_report` calls each
 listed builder with the week's `Parts`. A builder returns the section's content, or `OMIT` when the section has
 nothing to say for this league (a team-value chart when the game keeps no team value). The catalogue knows
 sections, never games: a section only one game has is simply one only that game lists.

@@ -128,7 +128,9 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         "league": league,
         "sides": sides,
         "lines": result_lines(match, sides, names),
-        "sections": report_sections(report, rules.report_sections) if match.status != Match.Status.SCHEDULED else [],
+        "sections": (
+            report_sections(report, rules.match_report_sections) if match.status != Match.Status.SCHEDULED else []
+        ),
         "snapshots": [(s.team, s.snapshot) for s in sides if s.snapshot],
         "aftermaths": aftermaths,
         "rolls": rolls,

@@ -1,5 +1,5 @@
 """The match report's sections after the result, keyed by the section name a ruleset declares
-(`Ruleset.report_sections`, campaigns/rulesets/<key>/pages.py) — never by ruleset. Each builder reads the match
+(`Ruleset.match_report_sections`, campaigns/rulesets/<key>/pages.py) — never by ruleset. Each builder reads the match
 as the report loaded it and returns the plain data its partial `matches/report/_<name>.html` prints; the words
 of a game's tables (Grit outcomes, potions, the Critical Wound Chart) come from the ruleset's pages module."""
 

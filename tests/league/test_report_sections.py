@@ -1,8 +1,8 @@
 """The weekly report's sections come from the ruleset registry (league.reporting.sections).
 
-Each ruleset lists its sections in order (`Ruleset.report_sections`, campaigns/rulesets/<key>/report.py) and words
-what differs per game (`Ruleset.words`); the report code keeps a catalogue keyed by section name and never asks
-which game it is. The full content of each game's report is pinned in test_report_content.py.
+Each ruleset lists its sections in order (`Ruleset.weekly_report_sections`, campaigns/rulesets/<key>/report.py)
+and words what differs per game (`Ruleset.words`); the report code keeps a catalogue keyed by section name and never
+asks which game it is. The full content of each game's report is pinned in test_report_content.py.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ FRAME = ["league", "week_start", "week_end", "headline", "no_matches", "terms"]
 @pytest.mark.parametrize("key", sorted(REGISTRY))
 def test_every_section_a_ruleset_lists_is_in_the_catalogue_once(key):
     rules = get_ruleset(key)
-    assert rules.report_sections, key
-    assert [s for s in rules.report_sections if s not in SECTIONS] == []
-    assert len(set(rules.report_sections)) == len(rules.report_sections)
+    assert rules.weekly_report_sections, key
+    assert [s for s in rules.weekly_report_sections if s not in SECTIONS] == []
+    assert len(set(rules.weekly_report_sections)) == len(rules.weekly_report_sections)
     assert set(rules.report_terms) == {"score", "score_short", "value_unit"}
     for board in (rules.report_scorers, rules.report_casualties):
         assert board is None or (len(board) == 3 and board[0] in ("player", "team"))
@@ -47,7 +47,7 @@ def test_the_report_code_names_no_ruleset():
 @pytest.mark.django_db
 def test_the_report_has_the_sections_its_ruleset_lists_in_that_order(monkeypatch, commissioner):
     league = LeagueFactory(created_by=commissioner, ruleset="bonecruncher")
-    monkeypatch.setattr(get_ruleset("bonecruncher"), "report_sections", ("fixtures", "bonecruncher", "results"))
+    monkeypatch.setattr(get_ruleset("bonecruncher"), "weekly_report_sections", ("fixtures", "bonecruncher", "results"))
     start, end = week_window()
     report = build_report(league=league, week_start=start, week_end=end)
     assert list(report) == [*FRAME, "fixtures", "bonecruncher", "results"]
@@ -61,12 +61,11 @@ def test_a_section_with_nothing_to_say_leaves_itself_out(commissioner):
     league = LeagueFactory(created_by=commissioner, ruleset="blitzbowl")
     start, end = week_window()
     report = build_report(league=league, week_start=start, week_end=end)
-    assert (
-        "tv_movers" in get_ruleset("blitzbowl").report_sections and "chart" in get_ruleset("blitzbowl").report_sections
-    )
+    sections = get_ruleset("blitzbowl").weekly_report_sections
+    assert "tv_movers" in sections and "chart" in sections
     assert "tv_movers" not in report and "chart" not in report
     assert list(report) == FRAME + [
-        s for s in get_ruleset("blitzbowl").report_sections if s not in ("tv_movers", "chart")
+        s for s in get_ruleset("blitzbowl").weekly_report_sections if s not in ("tv_movers", "chart")
     ]
 
 

@@ -21,8 +21,8 @@ RULESETS = sorted(REGISTRY)
 def test_each_rulesets_presentation_is_in_the_web_catalogues(key):
     rules = REGISTRY[key]
     assert rules.result_form in RESULT_FORMS
-    assert rules.report_sections and all(section in SECTIONS for section in rules.report_sections)
-    for section in rules.report_sections:
+    assert rules.match_report_sections and all(section in SECTIONS for section in rules.match_report_sections)
+    for section in rules.match_report_sections:
         assert (Path(settings.BASE_DIR) / "templates" / "matches" / "report" / f"_{section}.html").is_file()
     assert set(rules.decision_widgets.values()) <= set(WIDGETS)
 

@@ -86,7 +86,7 @@ def demo_pages() -> dict[str, list[str]]:
     for match in matches:
         commissioner.append(reverse("match-detail", args=[match.pk]))
         if match.status != Match.Status.FINAL:
-            commissioner.append(reverse("match-result", args=[match.pk]))
+            commissioner += [reverse("match-result", args=[match.pk]), reverse("match-live", args=[match.pk])]
         if match.league.rules.prematch_steps:
             commissioner.append(reverse("match-prematch", args=[match.pk]))
             if "inducements" in match.league.house_rules:

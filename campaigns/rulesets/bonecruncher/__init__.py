@@ -22,14 +22,14 @@ class BoneCruncher(Ruleset):
     key = "bonecruncher"
     name = "Bone Cruncher"
     words = words
-    report_sections, report_terms = report.SECTIONS, report.TERMS  # the weekly report (report.py)
+    weekly_report_sections, report_terms = report.SECTIONS, report.TERMS  # the weekly report (report.py)
     report_scorers, report_casualties = report.SCORERS, report.CASUALTIES
     live = live
     sheet = sheet
     # presentation: match pages (pages.py)
     pages = pages
     result_form = pages.RESULT_FORM
-    report_sections = pages.REPORT_SECTIONS
+    match_report_sections = pages.REPORT_SECTIONS
     decision_widgets = pages.DECISION_WIDGETS
     prematch_hints = pages.PREMATCH_HINTS
 

@@ -16,7 +16,7 @@ class ElfBall(Ruleset):
     key = "elfball"
     name = "ElfBall"
     words = words
-    report_sections, report_terms = report.SECTIONS, report.TERMS  # the weekly report (report.py)
+    weekly_report_sections, report_terms = report.SECTIONS, report.TERMS  # the weekly report (report.py)
     report_scorers, report_casualties = report.SCORERS, report.CASUALTIES
     live = live
     sheet = sheet
@@ -24,7 +24,7 @@ class ElfBall(Ruleset):
     # presentation: match pages (pages.py)
     pages = pages
     result_form = pages.RESULT_FORM
-    report_sections = pages.REPORT_SECTIONS
+    match_report_sections = pages.REPORT_SECTIONS
     decision_widgets = pages.DECISION_WIDGETS
     economy = "points"
     purchase_items = ("magic_potion", "beer_garden_beauty", "cheerleader", "hired_gun_wizard")
