@@ -18,9 +18,17 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+#: The shipped rosters' rows as the data migration (or `sync_rosters`) wrote them, read once per test process.
+_ROSTER_ROWS: dict[str, list[dict]] = {}
+
+
 @pytest.fixture(autouse=True)
 def _shipped_rosters(request):
-    """Transactional tests flush the database, data migration included: put the shipped rosters back."""
+    """Transactional tests flush the database, data migration included: put the shipped rosters back.
+
+    A transactional test starts on the migrated rosters untouched (the tests before it rolled back) or on empty
+    tables (the previous transactional test's flush). The rows are read once and written back in two bulk
+    inserts, identical to the upsert's (~130 queries, 0.3-0.6 s a test)."""
     marker = request.node.get_closest_marker("django_db")
     transactional = (marker is not None and marker.kwargs.get("transaction")) or any(
         name in request.fixturenames for name in ("transactional_db", "live_server")
@@ -30,7 +38,13 @@ def _shipped_rosters(request):
         from teams.rosters import sync_rosters
 
         request.getfixturevalue("transactional_db")
-        sync_rosters(Roster, Position)
+        if Roster.objects.exists() or not _ROSTER_ROWS:
+            sync_rosters(Roster, Position)  # a no-op on the migrated rows; fills the tables the first time
+            _ROSTER_ROWS["rosters"] = list(Roster.objects.order_by("pk").values())
+            _ROSTER_ROWS["positions"] = list(Position.objects.order_by("pk").values())
+        else:
+            Roster.objects.bulk_create(Roster(**row) for row in _ROSTER_ROWS["rosters"])
+            Position.objects.bulk_create(Position(**row) for row in _ROSTER_ROWS["positions"])
 
 
 @pytest.fixture(autouse=True)
