@@ -13,7 +13,6 @@ from matches import services
 from matches.prematch import prematch_post
 from matches.waiting import coach_waiting, coach_waiting_count
 from tests.factories import TeamFactory, UserFactory
-from tests.matches.conftest import full_team
 
 pytestmark = pytest.mark.django_db
 
@@ -168,38 +167,3 @@ def test_coach_waiting_costs_two_queries_however_many_matches(league, count):
 
     assert len(items) == count
     assert len(queries) == 2
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_the_coachs_badge_shows_the_opponents_result_on_his_next_page_load(log_in, league):
-    """Alice's Humes shopped first; Bob's turn is open, so nothing waits for her. Bob closes his shopping and enters
-    the result: her next page shows the badge, and her home links her to the confirmation."""
-    from tests.web.conftest import CHROMIUM
-
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); CI installs it")
-    expect = pytest.importorskip("playwright.sync_api").expect
-    alice_user, bob_user = UserFactory(username="alice"), UserFactory(username="bob")
-    humes = full_team(league, alice_user, "Alice's Humes")
-    goblins = full_team(league, bob_user, "Bob's Goblins", roster="goblin", position="goblin")
-    match = services.match_schedule(user=alice_user, league=league, team_ids=[humes.pk, goblins.pk])
-    prematch_post(user=alice_user, match_id=match.pk, step="weather", rolls={"weather": [3, 4]})
-    fans = {"fans": {str(humes.pk): [5, 6], str(goblins.pk): [2, 1]}}
-    prematch_post(user=alice_user, match_id=match.pk, step="fans", rolls=fans)
-    prematch_post(user=alice_user, match_id=match.pk, step="inducements_superior", choices={"done": True})
-
-    alice = log_in("alice")
-    alice.goto(f"/leagues/{league.pk}/")
-    expect(alice.locator("#me-link")).to_be_visible()
-    expect(alice.locator("#waiting-badge")).to_have_count(0)
-
-    # Bob, at his own table: done shopping, then the result.
-    prematch_post(user=bob_user, match_id=match.pk, step="inducements_underdog", choices={"done": True})
-    services.match_submit_result(user=bob_user, match_id=match.pk, body=result(humes, goblins))
-
-    alice.goto(f"/teams/{humes.pk}/")
-    expect(alice.locator("#waiting-badge")).to_have_text("1")
-    alice.locator("#me-link").click()
-    alice.get_by_role("link", name="Confirm the result").click()
-    expect(alice.get_by_role("button", name="Confirm the result")).to_be_visible()
