@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from zoneinfo import available_timezones
 
 from django.conf import settings
@@ -48,6 +49,9 @@ class League(models.Model):
     )
     report_hour = models.PositiveSmallIntegerField(default=8, validators=[MaxValueValidator(23)])
     timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
+    #: Changes (to a fresh random value, never one used before) in the transaction of every write that can change
+    #: the league table; the cached table is keyed by it (matches/standings.py, docs/decisions.md 2026-12-01).
+    table_version = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name", "id"]
@@ -70,6 +74,17 @@ class League(models.Model):
     def house_rules(self) -> dict:
         """The effective house rules (computed once per loaded league; reload the league after a change)."""
         return house_rules.merge(self.rules.default_house_rules(), self.house_rules_overrides)
+
+
+def league_table_changed(league_id: int) -> int:
+    """The league's table may have changed (a result confirmed or corrected, a team founded, a house rule set):
+    give it a new table version, in the caller's transaction, so no cached table of it is read again.
+
+    Random rather than +1: a version is never handed out twice, even by a transaction that rolls back after
+    caching a table it computed, or after the database is restored from a backup while Redis keeps its cache."""
+    version = secrets.randbits(62) + 1
+    League.objects.filter(pk=league_id).update(table_version=version)
+    return version
 
 
 class Membership(models.Model):

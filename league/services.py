@@ -13,7 +13,7 @@ from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
 
 from . import policy
-from .models import Invitation, League, Membership, Stadium
+from .models import Invitation, League, Membership, Stadium, league_table_changed
 
 
 def league_create(*, user: AbstractBaseUser, name: str, ruleset: str, overrides: dict | None = None) -> League:
@@ -56,6 +56,8 @@ def league_update(
         if overrides is not None:
             league.rules.validate_house_rules(overrides)
             league.house_rules_overrides = house_rules.merge(league.house_rules_overrides, overrides)
+            # The table's tie-breakers may have changed (saved with the league below, in this transaction).
+            league.table_version = league_table_changed(league.pk)
         if name is not None:
             league.name = name
         if open_registration is not None:
@@ -79,7 +81,8 @@ def league_replace_overrides(*, user: AbstractBaseUser, league_id: int, override
         league = League.objects.select_for_update().get(pk=league_id)
         _check_runs(user, league)
         league.house_rules_overrides = league.rules.validate_house_rules(overrides)
-        league.save(update_fields=["house_rules_overrides"])
+        league.table_version = league_table_changed(league.pk)
+        league.save(update_fields=["house_rules_overrides", "table_version"])
     return league
 
 

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
+from league.models import league_table_changed
 
 from . import effects, lifecycle, policy
 from .locks import lock_teams
@@ -44,6 +45,7 @@ def match_correct(*, user: AbstractBaseUser, match_id: int, body: object) -> Mat
         match.save(update_fields=["result", "result_body", "corrections"])
         lifecycle.transition(match, lifecycle.Action.CORRECT)
         effects.result_apply(match, sides)
+        league_table_changed(match.league_id)
         match.confirmed_by = user
         match.confirmed_at = timezone.now()
         match.save(update_fields=["status", "result", "confirmed_by", "confirmed_at", "journal"])

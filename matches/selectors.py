@@ -11,6 +11,7 @@ from league.models import League
 from teams.models import Player, Team
 
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
+from .standings import cached_table
 
 
 def match_queryset() -> QuerySet[Match]:
@@ -60,13 +61,20 @@ def match_report_queryset() -> QuerySet[Match]:
 
 def league_standings(*, league: League) -> list[dict]:
     """R/H: league points from final results, ordered by the league's tie-breakers (default: points,
-    touchdown difference, casualties inflicted, head-to-head, name). Two queries whatever the league size."""
-    teams = list(Team.objects.filter(league=league).only("pk", "name"))
-    sides = MatchTeam.objects.filter(match__league=league, match__status=Match.Status.FINAL).values(
-        "match_id", "team_id", "score", "casualties_inflicted", "outcome", "league_points"
-    )
-    tie_breakers = league.house_rules.get("tie_breakers", ["points", "touchdown_difference", "name"])
-    return standings_from(teams=[(t.pk, t.name) for t in teams], sides=sides, tie_breakers=list(tie_breakers))
+    touchdown difference, casualties inflicted, head-to-head, name).
+
+    Cached per table version (matches/standings.py): no query when the table is cached, two whatever the league
+    size when it is not. Exact as of the league row passed in — pass one loaded by this request."""
+    tie_breakers = list(league.house_rules.get("tie_breakers", ["points", "touchdown_difference", "name"]))
+
+    def compute() -> list[dict]:
+        teams = Team.objects.filter(league=league).values_list("pk", "name")
+        sides = MatchTeam.objects.filter(match__league=league, match__status=Match.Status.FINAL).values(
+            "match_id", "team_id", "score", "casualties_inflicted", "outcome", "league_points"
+        )
+        return standings_from(teams=list(teams), sides=sides, tie_breakers=tie_breakers)
+
+    return cached_table(league=league, tie_breakers=tie_breakers, compute=compute)
 
 
 def standings_from(

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from campaigns.dice import check_entered
 from campaigns.errors import NotPermitted, RuleViolation
-from league.models import League, Stadium
+from league.models import League, Stadium, league_table_changed
 from teams.models import Player, Team
 
 from . import effects, lifecycle, policy
@@ -197,6 +197,7 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
         match.result = _validated_result(match, [s.team for s in sides], match.result_body or match.result)
         lifecycle.transition(match, lifecycle.Action.CONFIRM)
         effects.result_apply(match, sides)
+        league_table_changed(match.league_id)
         match.confirmed_by = user
         match.confirmed_at = timezone.now()
         match.save(update_fields=["status", "result", "confirmed_by", "confirmed_at", "journal"])

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
-from league.models import League
+from league.models import League, league_table_changed
 
 from . import policy
 from .models import LedgerEntry, Player, Position, Roster, Team
@@ -113,6 +113,7 @@ def team_create(*, user: AbstractBaseUser, league: League, name: str, roster_key
         if Team.objects.filter(league=league, name__iexact=name).exists():
             raise RuleViolation(f"The league already has a team called {name}.", field="name")
         team = Team.objects.create(league=league, coach=coach, name=name, roster=roster)
+        league_table_changed(league.pk)
         opening = rules.starting_treasury(hr)
         if opening:
             ledger_post(team=team, amount=opening, kind="starting_treasury", reason="Starting treasury", user=coach)
