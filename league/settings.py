@@ -102,7 +102,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # test process, so two test runs in one checkout never write to the same file.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-dugout-{os.getpid()}.sqlite3")}
 else:
-    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
+    # Persistent connections (a new one per request halved the small standings' throughput, issue 12), checked
+    # before each request reuses one so a connection the server or a failover closed is replaced, not an error.
+    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+    DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHECKS", default=True))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache and Celery broker ---------------------------------------------------------
@@ -120,6 +123,9 @@ if REDIS_URL:
     CACHES = {"default": redis_cache(REDIS_URL)}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Sessions live in the database, so any web process on any machine serves any user; with Redis they are read
+# through the cache too (cached_db: a miss, Redis down included, reads the database).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db" if REDIS_URL else "django.contrib.sessions.backends.db"
 
 # Every task's limits (seconds; the report is the longest, a few seconds on a big league): past the soft limit
 # the task is interrupted (its transaction rolls back), past the hard one its worker process is replaced.
