@@ -6,7 +6,7 @@ PORT   ?= 8000
 # Test processes (pytest-xdist): one per core by default.
 TEST_WORKERS ?= auto
 
-.PHONY: run test lint format check-deploy demo clean bench fuzz
+.PHONY: run test lint format check-deploy demo clean bench fuzz prod
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,16 @@ format: $(VENV)/.dev
 check-deploy: $(VENV)/.runtime
 	DEBUG=0 SECRET_KEY=$${SECRET_KEY:-$$(openssl rand -hex 40)} REDIS_URL=$${REDIS_URL:-redis://127.0.0.1:6379/0} \
 		$(BIN)/python manage.py check --deploy --fail-level WARNING
+
+## prod: production on one machine (Procfile.prod: gunicorn, Celery worker and beat; docs/deploy.md), DEBUG off
+prod: $(VENV)/.runtime
+	@for var in DATABASE_URL REDIS_URL SECRET_KEY ALLOWED_HOSTS; do \
+		if [ -z "$$(printenv $$var)" ]; then echo "make prod: set $$var (docs/deploy.md)" >&2; exit 1; fi; \
+	done
+	DEBUG=0 $(BIN)/python manage.py migrate --noinput
+	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v 0
+	DEBUG=0 $(BIN)/python manage.py check --deploy --fail-level ERROR
+	DEBUG=0 PORT=$(PORT) PATH="$(CURDIR)/$(BIN):$$PATH" exec $(BIN)/honcho -f Procfile.prod start
 
 demo: $(VENV)/.runtime
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
