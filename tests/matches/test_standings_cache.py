@@ -162,3 +162,20 @@ def test_a_table_version_is_never_handed_out_twice_even_after_a_rollback(league)
     after = league_table_changed(league.pk)
     assert after not in (before, rolled_back)
     assert League.objects.get(pk=league.pk).table_version == after
+
+
+def test_a_team_renamed_in_the_admin_is_renamed_in_the_table_at_once(table_cache, api, rf, league, coach):
+    """The admin is the one door that renames a team; it gives the league a new table version too."""
+    from types import SimpleNamespace
+
+    from django.contrib.admin.sites import site
+
+    from teams.admin import TeamAdmin
+    from teams.models import Team
+
+    team = full_team(league, coach, "Home", n=1)
+    assert api_table(api, league) == [("Home", 0, 0)]
+    team = Team.objects.get(pk=team.pk)
+    team.name = "Renamed"
+    TeamAdmin(Team, site).save_model(rf.post("/admin/"), team, SimpleNamespace(initial={"league": league.pk}), True)
+    assert api_table(api, league) == [("Renamed", 0, 0)]
