@@ -123,9 +123,10 @@ if REDIS_URL:
     CACHES = {"default": redis_cache(REDIS_URL)}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# Sessions live in the database, so any web process on any machine serves any user; with Redis they are read
-# through the cache too (cached_db: a miss, Redis down included, reads the database).
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db" if REDIS_URL else "django.contrib.sessions.backends.db"
+# Sessions live in the database, so any web process on any machine serves any user. Not cached_db: log-in would
+# then touch the cache (it must work with Redis down, tests/league/test_login_throttle.py), and a log-out while
+# Redis is unreachable would leave a cached copy of the session to come back with it (docs/decisions.md).
+SESSION_ENGINE = env("SESSION_ENGINE", default="django.contrib.sessions.backends.db")
 
 # Every task's limits (seconds; the report is the longest, a few seconds on a big league): past the soft limit
 # the task is interrupted (its transaction rolls back), past the hard one its worker process is replaced.
