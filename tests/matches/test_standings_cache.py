@@ -179,3 +179,21 @@ def test_a_team_renamed_in_the_admin_is_renamed_in_the_table_at_once(table_cache
     team.name = "Renamed"
     TeamAdmin(Team, site).save_model(rf.post("/admin/"), team, SimpleNamespace(initial={"league": league.pk}), True)
     assert api_table(api, league) == [("Renamed", 0, 0)]
+
+
+def test_the_dashboards_house_rules_give_the_table_a_new_version(
+    table_cache, django_assert_num_queries, api, league, commissioner
+):
+    """H: the dashboard sets the whole set of overrides at once (league_replace_overrides): the table cached
+    before is not read again, even when the tie-breakers end up the same."""
+    from league.services import league_replace_overrides
+
+    for name in ("Bravo", "Alpha"):
+        TeamFactory(league=league, name=name, coach=UserFactory())
+    assert [name for name, *_ in api_table(api, league)] == ["Alpha", "Bravo"]
+    before = League.objects.get(pk=league.pk).table_version
+    league_replace_overrides(user=commissioner, league_id=league.pk, overrides={"friendlies_give_points": True})
+    fresh = League.objects.get(pk=league.pk)
+    assert fresh.table_version != before
+    with django_assert_num_queries(2):  # computed afresh, not the table cached at the old version
+        assert [row["name"] for row in league_standings(league=fresh)] == ["Alpha", "Bravo"]
