@@ -9,6 +9,7 @@ default 127.0.0.1:5432 as postgres).
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import signal
 import socket
@@ -70,8 +71,14 @@ def _get(url: str) -> int:
 
 def test_make_prod_serves_the_site_and_the_api_with_gunicorn_a_worker_and_beat(prod_database, tmp_path):
     port = _free_port()
+    redis_url = os.environ["REDIS_URL"]
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # The parallel suite's processes use Redis databases 1–15 (league/settings.py): the stack's worker takes
+        # database 0, so it never takes another test's tasks.
+        redis_url = re.sub(r"(/\d*)?$", "/0", redis_url, count=1)
     env = {
         **os.environ,
+        "REDIS_URL": redis_url,
         "DATABASE_URL": prod_database,
         "SECRET_KEY": secrets.token_hex(40),
         "ALLOWED_HOSTS": "127.0.0.1",
