@@ -1,25 +1,43 @@
 """The whole league as one JSON document (api-v1 `GET /leagues/{id}/export/`): league, house rules, teams
 and players with their match history, matches with results and pre-match sequences, ledgers, rolls and
-reports — built in a fixed number of queries whatever the league's size."""
+reports.
+
+The document is streamed: `league_export_stream` yields it piece by piece, reading each section in keyset
+pages of `CHUNK` rows with the page's relations prefetched, and serialising each record as it goes. Memory
+stays that of one page whatever the league's history, the first bytes leave at once, and the number of
+queries grows with the pages, never with the rows (docs/decisions.md, 2026-12-01 "The export streams")."""
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.utils import timezone
+from rest_framework.fields import DateTimeField
+from rest_framework.utils.encoders import JSONEncoder
 
 from league.api.serializers import LeagueOut
 from league.models import League
 from league.reports import report_url
 from league.selectors import league_queryset
 from matches.api import MatchOut, RollOut
-from matches.models import Inducement, PlayerMatch, Roll
+from matches.models import Inducement, Match, PlayerMatch, Roll
 from matches.prematch import inducement_out
 from matches.selectors import match_queryset
 from teams.api import LedgerOut, TeamOut
-from teams.models import LedgerEntry
+from teams.models import LedgerEntry, Team
 from teams.selectors import team_queryset
+
+#: Rows read per query: a page of matches, rolls or ledger entries (and their prefetches) at a time.
+CHUNK = 500
+#: Teams per page: a team brings its players, their injuries and their history.
+TEAM_CHUNK = 50
+#: Reports per page: each carries its whole body.
+REPORT_CHUNK = 20
+#: The stream is handed to the server in pieces of about this many characters, not one per record.
+BUFFER = 64 * 1024
 
 ROW_FIELDS = (
     "touchdowns",
@@ -35,68 +53,183 @@ ROW_FIELDS = (
     "detail",
 )
 
+# The same JSON as DRF's renderer writes for a `Response` (UNICODE_JSON, COMPACT_JSON, STRICT_JSON).
+_encoder = JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_datetime = DateTimeField()
+
+
+def dumps(value) -> str:
+    return _encoder.encode(value)
+
 
 def league_export(*, league: League) -> dict:
+    """The export as one parsed document: for callers that want it whole (and small)."""
+    return json.loads("".join(league_export_stream(league=league)))
+
+
+def league_export_stream(*, league: League) -> Iterator[str]:
+    """The export document, in pieces of about BUFFER characters."""
+    return _buffered(_document(league))
+
+
+def _buffered(parts: Iterable[str]) -> Iterator[str]:
+    pending: list[str] = []
+    size = 0
+    for part in parts:
+        pending.append(part)
+        size += len(part)
+        if size >= BUFFER:
+            yield "".join(pending)
+            pending, size = [], 0
+    if pending:
+        yield "".join(pending)
+
+
+def _array(items: Iterable) -> Iterator[str]:
+    yield "["
+    for i, item in enumerate(items):
+        yield ("," if i else "") + dumps(item)
+    yield "]"
+
+
+def _document(league: League) -> Iterator[str]:
     league = league_queryset().get(pk=league.pk)
-    teams = list(team_queryset().filter(league=league).order_by("name", "id"))
-    history: dict[int, list[dict]] = defaultdict(list)
-    for row in (
-        PlayerMatch.objects.filter(match__league=league)
-        .order_by("match_id")
-        .values("player_id", "match_id", *ROW_FIELDS)
-    ):
-        history[row.pop("player_id")].append(row)
-    team_docs = TeamOut(teams, many=True, context={}).data
-    for doc in team_docs:
-        for player in doc["players"]:
-            player["history"] = history.get(player["id"], [])
-    matches = list(
-        match_queryset()
-        .filter(league=league)
-        .select_related("prematch")
-        .prefetch_related(
-            Prefetch("inducements", queryset=Inducement.objects.select_related("position").order_by("id"))
-        )
-        .order_by("created_at", "id")
+    team_ids = list(Team.objects.filter(league=league).order_by("name", "id").values_list("pk", flat=True))
+    yield '{"exported_at":' + dumps(timezone.now().isoformat())
+    yield ',"league":' + dumps(LeagueOut(league).data)
+    yield ',"house_rules":' + dumps(league.house_rules)
+    yield ',"teams":'
+    yield from _array(_team_docs(league, team_ids))
+    yield ',"matches":'
+    yield from _array(_match_docs(league))
+    yield ',"ledgers":{'
+    for i, (team_id, entries) in enumerate(_ledgers(team_ids)):
+        yield ("," if i else "") + dumps(str(team_id)) + ":"
+        yield from _array(entries)
+    yield '},"rolls":'
+    yield from _array(_rolls(league))
+    yield ',"reports":'
+    yield from _array(
+        {"id": r.pk, "week": r.week, "created_at": r.created_at.isoformat(), "url": report_url(r), "data": r.data}
+        for r in league.reports.order_by("-week_start", "-id").iterator(chunk_size=REPORT_CHUNK)
     )
-    match_docs = []
-    for match, doc in zip(matches, MatchOut(matches, many=True).data, strict=True):
-        prematch = getattr(match, "prematch", None)
-        doc["prematch"] = (
-            {
-                "complete": prematch.complete,
-                "weather": prematch.weather or None,
-                "fans": prematch.fans,
-                "gate": sum(prematch.fans.values()) if prematch.fans else None,
-                "fame": prematch.fame,
-                "team_values": prematch.team_values,
-                "induced": prematch.induced,
-                "superior": prematch.superior_id,
-                "underdog": prematch.underdog_id,
-                "aggressor": prematch.aggressor_id,
-                "terrain": prematch.terrain,
-                "log": prematch.log,
-            }
-            if prematch is not None
-            else None
+    yield "}"
+
+
+def _pages(ids: list[int], size: int) -> Iterator[list[int]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
+def _team_docs(league: League, team_ids: list[int]) -> Iterator[dict]:
+    """Teams by name, each player with his match rows in this league (match order)."""
+    for page in _pages(team_ids, TEAM_CHUNK):
+        teams = list(team_queryset().filter(pk__in=page).order_by("name", "id"))
+        history: dict[int, list[dict]] = defaultdict(list)
+        for row in (
+            PlayerMatch.objects.filter(match__league=league, player__team__in=page)
+            .order_by("match_id")
+            .values("player_id", "match_id", *ROW_FIELDS)
+        ):
+            history[row.pop("player_id")].append(row)
+        for doc in TeamOut(teams, many=True, context={}).data:
+            for player in doc["players"]:
+                player["history"] = history.get(player["id"], [])
+            yield doc
+
+
+def _match_docs(league: League) -> Iterator[dict]:
+    """Matches in the order they were made (created_at, id), a keyset page at a time."""
+    after: Q | None = None
+    while True:
+        matches = (
+            match_queryset()
+            .filter(league=league)
+            .select_related("prematch")
+            .prefetch_related(
+                Prefetch("inducements", queryset=Inducement.objects.select_related("position").order_by("id"))
+            )
+            .order_by("created_at", "id")
         )
-        doc["inducements"] = [inducement_out(i) for i in match.inducements.all()]
-        match_docs.append(doc)
-    ledgers: dict[str, list] = {str(t.pk): [] for t in teams}
-    entries = list(LedgerEntry.objects.filter(team__league=league).order_by("team_id", "account", "sequence"))
-    for entry, data in zip(entries, LedgerOut(entries, many=True).data, strict=True):
-        ledgers.setdefault(str(entry.team_id), []).append(data)
-    rolls = Roll.objects.filter(league=league).order_by("id")
+        page = list((matches.filter(after) if after is not None else matches)[:CHUNK])
+        if not page:
+            return
+        for match, doc in zip(page, MatchOut(page, many=True).data, strict=True):
+            doc["prematch"] = _prematch_out(match)
+            doc["inducements"] = [inducement_out(i) for i in match.inducements.all()]
+            yield doc
+        if len(page) < CHUNK:
+            return
+        last = page[-1]
+        after = Q(created_at__gt=last.created_at) | Q(created_at=last.created_at, id__gt=last.pk)
+
+
+def _prematch_out(match: Match) -> dict | None:
+    prematch = getattr(match, "prematch", None)
+    if prematch is None:
+        return None
     return {
-        "exported_at": timezone.now().isoformat(),
-        "league": LeagueOut(league).data,
-        "house_rules": league.house_rules,
-        "teams": team_docs,
-        "matches": match_docs,
-        "ledgers": ledgers,
-        "rolls": RollOut(rolls, many=True).data,
-        "reports": [
-            {"id": r.pk, "week": r.week, "created_at": r.created_at.isoformat(), "url": report_url(r), "data": r.data}
-            for r in league.reports.order_by("-week_start", "-id")
-        ],
+        "complete": prematch.complete,
+        "weather": prematch.weather or None,
+        "fans": prematch.fans,
+        "gate": sum(prematch.fans.values()) if prematch.fans else None,
+        "fame": prematch.fame,
+        "team_values": prematch.team_values,
+        "induced": prematch.induced,
+        "superior": prematch.superior_id,
+        "underdog": prematch.underdog_id,
+        "aggressor": prematch.aggressor_id,
+        "terrain": prematch.terrain,
+        "log": prematch.log,
     }
+
+
+def _ledgers(team_ids: list[int]) -> Iterator[tuple[int, list[dict]]]:
+    """Each team's entries (account, sequence order), the teams in the teams' order, a page of teams at a time."""
+    for page in _pages(team_ids, TEAM_CHUNK):
+        entries: dict[int, list] = defaultdict(list)
+        rows = LedgerEntry.objects.filter(team__in=page).order_by("team_id", "account", "sequence")
+        for entry in rows.values(*_columns(LEDGER_FIELDS), "team_id"):
+            entries[entry.pop("team_id")].append(_row_out(entry, LEDGER_FIELDS))
+        for team_id in page:
+            yield team_id, entries.get(team_id, [])
+
+
+def _rolls(league: League) -> Iterator[dict]:
+    """The league's rolls in id order, keyset pages of CHUNK."""
+    last = 0
+    while True:
+        rows = Roll.objects.filter(league=league, pk__gt=last).order_by("id")
+        page = list(rows.values(*_columns(ROLL_FIELDS))[:CHUNK])
+        if not page:
+            return
+        for row in page:
+            yield _row_out(row, ROLL_FIELDS)
+        if len(page) < CHUNK:
+            return
+        last = page[-1]["id"]
+
+
+def _model_fields(serializer, model) -> tuple[tuple[str, str], ...]:
+    """The serializer's fields with their `.values()` names: a foreign key's column (its id is what DRF
+    writes)."""
+    return tuple((name, model._meta.get_field(name).attname) for name in serializer.Meta.fields)
+
+
+# Rolls and ledger entries are plain columns: read as values and written as DRF's ModelSerializer writes them
+# (a foreign key as its id, a datetime in DRF's format), without building a model and a serializer per row.
+ROLL_FIELDS = _model_fields(RollOut, Roll)
+LEDGER_FIELDS = _model_fields(LedgerOut, LedgerEntry)
+_DATETIMES = {"created_at"}
+
+
+def _columns(fields: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
+    return tuple(attname for _, attname in fields)
+
+
+def _row_out(row: dict, fields: tuple[tuple[str, str], ...]) -> dict:
+    out = {}
+    for name, attname in fields:
+        value = row[attname]
+        out[name] = _datetime.to_representation(value) if name in _DATETIMES and value is not None else value
+    return out
