@@ -12,20 +12,22 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 
-from django.db.models import Prefetch, Q
+from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 from rest_framework.fields import DateTimeField
+from rest_framework.settings import ISO_8601, api_settings
 from rest_framework.utils.encoders import JSONEncoder
 
 from league.api.serializers import LeagueOut
 from league.models import League
 from league.reports import report_url
 from league.selectors import league_queryset
-from matches.api import MatchOut, RollOut
-from matches.models import Inducement, Match, PlayerMatch, Roll
+from matches.api import MatchOut, RollOut, SideOut
+from matches.models import Aftermath, Inducement, Match, MatchTeam, PlayerMatch, Prematch, Roll
 from matches.prematch import inducement_out
-from matches.selectors import match_queryset
 from teams.api import LedgerOut, TeamOut
 from teams.models import LedgerEntry, Team
 from teams.selectors import team_queryset
@@ -55,7 +57,6 @@ ROW_FIELDS = (
 
 # The same JSON as DRF's renderer writes for a `Response` (UNICODE_JSON, COMPACT_JSON, STRICT_JSON).
 _encoder = JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-_datetime = DateTimeField()
 
 
 def dumps(value) -> str:
@@ -139,33 +140,54 @@ def _team_docs(league: League, team_ids: list[int]) -> Iterator[dict]:
 
 
 def _match_docs(league: League) -> Iterator[dict]:
-    """Matches in the order they were made (created_at, id), a keyset page at a time."""
+    """Matches in the order they were made (created_at, id), a keyset page at a time: each as MatchOut writes
+    it, with its whole pre-match sequence and its inducements. Read as values (a match's journal and
+    corrections are not read at all); 5 queries a page."""
+    steps = [s.key for s in league.rules.postmatch_steps]
+    rows = Match.objects.filter(league=league).order_by("created_at", "id").values(*_columns(MATCH_FIELDS))
     after: Q | None = None
     while True:
-        matches = (
-            match_queryset()
-            .filter(league=league)
-            .select_related("prematch")
-            .prefetch_related(
-                Prefetch("inducements", queryset=Inducement.objects.select_related("position").order_by("id"))
-            )
-            .order_by("created_at", "id")
-        )
-        page = list((matches.filter(after) if after is not None else matches)[:CHUNK])
+        page = list((rows.filter(after) if after is not None else rows)[:CHUNK])
         if not page:
             return
-        for match, doc in zip(page, MatchOut(page, many=True).data, strict=True):
-            doc["prematch"] = _prematch_out(match)
-            doc["inducements"] = [inducement_out(i) for i in match.inducements.all()]
-            yield doc
+        ids = [row["id"] for row in page]
+        sides, aftermaths, inducements = defaultdict(list), defaultdict(list), defaultdict(list)
+        for side in (
+            MatchTeam.objects.filter(match__in=ids)
+            .order_by("match_id", "order")
+            .values("match_id", "team__name", *_columns(SIDE_FIELDS))
+        ):
+            sides[side["match_id"]].append(side)
+        for a in (
+            Aftermath.objects.filter(match__in=ids)
+            .order_by("team_id")
+            .values("match_id", "team_id", "complete", "step_index", "pending")
+        ):
+            aftermaths[a["match_id"]].append(
+                {
+                    "team": a["team_id"],
+                    "step": None if a["complete"] else steps[a["step_index"]],
+                    "complete": a["complete"],
+                    "pending": bool(a["pending"]),
+                }
+            )
+        prematches = {p.match_id: p for p in Prematch.objects.filter(match__in=ids)}
+        for i in Inducement.objects.filter(match__in=ids).select_related("position").order_by("id"):
+            inducements[i.match_id].append(inducement_out(i))
+        for row in page:
+            doc = _row_out(row, MATCH_FIELDS)
+            doc["teams"] = [side["team_id"] for side in sides[row["id"]]]
+            doc["sides"] = [{"team_name": s["team__name"], **_row_out(s, SIDE_FIELDS)} for s in sides[row["id"]]]
+            doc["aftermath"] = aftermaths[row["id"]]
+            doc["prematch"] = _prematch_out(prematches.get(row["id"]))
+            yield {name: doc[name] for name in MatchOut.Meta.fields} | {"inducements": inducements[row["id"]]}
         if len(page) < CHUNK:
             return
         last = page[-1]
-        after = Q(created_at__gt=last.created_at) | Q(created_at=last.created_at, id__gt=last.pk)
+        after = Q(created_at__gt=last["created_at"]) | Q(created_at=last["created_at"], id__gt=last["id"])
 
 
-def _prematch_out(match: Match) -> dict | None:
-    prematch = getattr(match, "prematch", None)
+def _prematch_out(prematch: Prematch | None) -> dict | None:
     if prematch is None:
         return None
     return {
@@ -210,26 +232,41 @@ def _rolls(league: League) -> Iterator[dict]:
         last = page[-1]["id"]
 
 
-def _model_fields(serializer, model) -> tuple[tuple[str, str], ...]:
-    """The serializer's fields with their `.values()` names: a foreign key's column (its id is what DRF
-    writes)."""
-    return tuple((name, model._meta.get_field(name).attname) for name in serializer.Meta.fields)
+def _model_fields(serializer, model, skip: tuple[str, ...] = ()) -> tuple[tuple[str, str, bool], ...]:
+    """The serializer's plain model fields as (name, `.values()` column, is a datetime): a foreign key's
+    column, its id, is what DRF writes."""
+    fields = []
+    for name in serializer.Meta.fields:
+        if name in skip:
+            continue
+        field = model._meta.get_field(name)
+        fields.append((name, field.attname, isinstance(field, models.DateTimeField)))
+    return tuple(fields)
 
 
-# Rolls and ledger entries are plain columns: read as values and written as DRF's ModelSerializer writes them
-# (a foreign key as its id, a datetime in DRF's format), without building a model and a serializer per row.
+# Rows are read as values and written as DRF's ModelSerializer writes them (a foreign key as its id, a datetime
+# in DRF's format), without building a model instance and running a serializer per row: 10,000 matches and
+# 70,000 rolls are seconds that way, not half a minute. The export's tests hold the output equal to the
+# serializers' (tests/league/test_export_stream.py).
 ROLL_FIELDS = _model_fields(RollOut, Roll)
 LEDGER_FIELDS = _model_fields(LedgerOut, LedgerEntry)
-_DATETIMES = {"created_at"}
+MATCH_FIELDS = _model_fields(MatchOut, Match, skip=("teams", "sides", "aftermath", "prematch"))
+SIDE_FIELDS = _model_fields(SideOut, MatchTeam, skip=("team_name",))
 
 
-def _columns(fields: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
-    return tuple(attname for _, attname in fields)
+def _columns(fields: tuple[tuple[str, str, bool], ...]) -> tuple[str, ...]:
+    return tuple(attname for _, attname, _ in fields)
 
 
-def _row_out(row: dict, fields: tuple[tuple[str, str], ...]) -> dict:
-    out = {}
-    for name, attname in fields:
-        value = row[attname]
-        out[name] = _datetime.to_representation(value) if name in _DATETIMES and value is not None else value
-    return out
+def _datetime_out(value: datetime | None) -> str | None:
+    """DRF's DateTimeField output (ISO 8601 in the current time zone, UTC as "Z"), at a fraction of its cost."""
+    if value is None:
+        return None
+    if api_settings.DATETIME_FORMAT != ISO_8601:
+        return DateTimeField().to_representation(value)
+    text = timezone.localtime(value).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def _row_out(row: dict, fields: tuple[tuple[str, str, bool], ...]) -> dict:
+    return {name: _datetime_out(row[column]) if when else row[column] for name, column, when in fields}

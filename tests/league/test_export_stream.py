@@ -17,7 +17,7 @@ from league.models import LeagueReport
 from league.reports import report_url
 from league.selectors import league_queryset
 from matches.api import MatchOut, RollOut
-from matches.models import Inducement, Match, PlayerMatch, Roll
+from matches.models import Inducement, Match, PlayerMatch, Prematch, Roll
 from matches.prematch import inducement_out
 from matches.selectors import match_queryset
 from teams.api import LedgerOut, TeamOut
@@ -52,7 +52,25 @@ def in_memory_export(league) -> dict:
     )
     match_docs = []
     for match, doc in zip(matches, MatchOut(matches, many=True).data, strict=True):
-        doc["prematch"] = export._prematch_out(match)
+        prematch = getattr(match, "prematch", None)
+        doc["prematch"] = (
+            {
+                "complete": prematch.complete,
+                "weather": prematch.weather or None,
+                "fans": prematch.fans,
+                "gate": sum(prematch.fans.values()) if prematch.fans else None,
+                "fame": prematch.fame,
+                "team_values": prematch.team_values,
+                "induced": prematch.induced,
+                "superior": prematch.superior_id,
+                "underdog": prematch.underdog_id,
+                "aggressor": prematch.aggressor_id,
+                "terrain": prematch.terrain,
+                "log": prematch.log,
+            }
+            if prematch is not None
+            else None
+        )
         doc["inducements"] = [inducement_out(i) for i in match.inducements.all()]
         match_docs.append(doc)
     ledgers = {str(t.pk): [] for t in teams}
@@ -102,6 +120,14 @@ def busy_league(api_as, commissioner, coaches, teams=10, matches=5):
             values=[i, 1],
             entered=i % 2 == 0,
         )
+    if matches >= 3:  # a pre-match sequence with its inducements, as the pre-match steps leave them
+        home, away = built[4], built[5]
+        Prematch.objects.create(
+            match_id=ids[2], weather="blizzard", fans={str(home.pk): 10_000, str(away.pk): 5_000}, superior=home
+        )
+        mercenary = home.roster.positions.order_by("id").first()
+        Inducement.objects.create(match_id=ids[2], team=away, item="keg", price=5_000)
+        Inducement.objects.create(match_id=ids[2], team=away, item="mercenary", position=mercenary, price=60_000)
     now = timezone.now()
     for w in (1, 2):
         LeagueReport.objects.create(
@@ -129,6 +155,8 @@ def test_the_streamed_export_equals_the_in_memory_document_across_many_pages(
         assert doc == reference, (chunk, team_chunk)
         assert list(doc["ledgers"]) == list(reference["ledgers"])
     assert len(reference["matches"]) == 5 and len(reference["rolls"]) == 7 and len(reference["reports"]) == 2
+    (induced,) = [m for m in reference["matches"] if m["inducements"]]
+    assert induced["prematch"]["gate"] == 15_000 and len(induced["inducements"]) == 2
 
 
 def test_the_export_is_a_streamed_json_answer(api, api_as, commissioner, coach, other_coach, monkeypatch):
