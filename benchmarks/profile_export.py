@@ -179,7 +179,7 @@ def measure(league_id: int, warm_id: int, old: bool, profile: bool = False) -> d
         import pstats
 
         profiler.disable()
-        pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(35)
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats(os.environ.get("SORT", "tottime")).print_stats(os.environ.get("ONLY", ""), 35)
     gc.collect()
     return {
         "first byte s": round(first or whole, 3),
