@@ -6,13 +6,14 @@ The document is streamed: `league_export_stream` yields it piece by piece, readi
 one database cursor `CHUNK` rows at a time (a page of matches then has its sides, post-match sequences,
 pre-match sequences and inducements fetched together), teams and ledgers a page of teams at a time, and
 serialising each record as it goes. Memory stays that of one page whatever the league's history, the first
-bytes leave at once, and the number of queries grows with the pages, never with the rows (docs/decisions.md, 2026-12-01 "The export streams")."""
+bytes leave at once, and the number of queries grows with the pages, never with the rows (docs/decisions.md,
+2026-12-01 "The export streams")."""
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, tzinfo
 
 from django.db import models
@@ -69,8 +70,11 @@ def league_export(*, league: League) -> dict:
 
 
 def league_export_stream(*, league: League) -> Iterator[str]:
-    """The export document, in pieces of about BUFFER characters."""
-    return _buffered(_document(league))
+    """The export document: its head (the league and its house rules) at once, then pieces of about BUFFER
+    characters."""
+    parts = _document(league)
+    yield next(parts)
+    yield from _buffered(parts)
 
 
 def _buffered(parts: Iterable[str]) -> Iterator[str]:
@@ -96,9 +100,14 @@ def _array(items: Iterable) -> Iterator[str]:
 def _document(league: League) -> Iterator[str]:
     league = league_queryset().get(pk=league.pk)
     team_ids = list(Team.objects.filter(league=league).order_by("name", "id").values_list("pk", flat=True))
-    yield '{"exported_at":' + dumps(timezone.now().isoformat())
-    yield ',"league":' + dumps(LeagueOut(league).data)
-    yield ',"house_rules":' + dumps(league.house_rules)
+    yield (
+        '{"exported_at":'
+        + dumps(timezone.now().isoformat())
+        + ',"league":'
+        + dumps(LeagueOut(league).data)
+        + ',"house_rules":'
+        + dumps(league.house_rules)
+    )
     yield ',"teams":'
     yield from _array(_team_docs(league, team_ids))
     yield ',"matches":'
@@ -145,16 +154,17 @@ def _match_docs(league: League) -> Iterator[dict]:
     (a match's journal and corrections are not read at all); 4 more queries a page."""
     steps = [s.key for s in league.rules.postmatch_steps]
     zone = timezone.get_current_timezone()
-    rows = Match.objects.filter(league=league).order_by("created_at", "id").values(*_columns(MATCH_FIELDS))
+    rows = Match.objects.filter(league=league).order_by("created_at", "id").values_list(*_columns(MATCH_FIELDS))
+    match_id = _columns(MATCH_FIELDS).index("id")
     for page in _batches(rows.iterator(chunk_size=CHUNK), CHUNK):
-        ids = [row["id"] for row in page]
+        ids = [row[match_id] for row in page]
         sides, aftermaths, inducements = defaultdict(list), defaultdict(list), defaultdict(list)
-        for side in (
+        for side_match, team_name, *side in (
             MatchTeam.objects.filter(match__in=ids)
             .order_by("match_id", "order")
-            .values("match_id", "team__name", *_columns(SIDE_FIELDS))
+            .values_list("match_id", "team__name", *_columns(SIDE_FIELDS))
         ):
-            sides[side["match_id"]].append(side)
+            sides[side_match].append({"team_name": team_name, **_row_out(side, SIDE_FIELDS, zone)})
         for a in (
             Aftermath.objects.filter(match__in=ids)
             .order_by("team_id")
@@ -173,11 +183,12 @@ def _match_docs(league: League) -> Iterator[dict]:
             inducements[i.match_id].append(inducement_out(i))
         for row in page:
             doc = _row_out(row, MATCH_FIELDS, zone)
-            doc["teams"] = [side["team_id"] for side in sides[row["id"]]]
-            doc["sides"] = [{"team_name": s["team__name"], **_row_out(s, SIDE_FIELDS, zone)} for s in sides[row["id"]]]
-            doc["aftermath"] = aftermaths[row["id"]]
-            doc["prematch"] = _prematch_out(prematches.get(row["id"]))
-            yield {name: doc[name] for name in MatchOut.Meta.fields} | {"inducements": inducements[row["id"]]}
+            pk = row[match_id]
+            doc["teams"] = [side["team"] for side in sides[pk]]
+            doc["sides"] = [{name: side[name] for name in SideOut.Meta.fields} for side in sides[pk]]
+            doc["aftermath"] = aftermaths[pk]
+            doc["prematch"] = _prematch_out(prematches.get(pk))
+            yield {name: doc[name] for name in MatchOut.Meta.fields} | {"inducements": inducements[pk]}
 
 
 def _batches(rows: Iterable, size: int) -> Iterator[list]:
@@ -216,8 +227,8 @@ def _ledgers(team_ids: list[int]) -> Iterator[tuple[int, list[dict]]]:
     for page in _pages(team_ids, TEAM_CHUNK):
         entries: dict[int, list] = defaultdict(list)
         rows = LedgerEntry.objects.filter(team__in=page).order_by("team_id", "account", "sequence")
-        for entry in rows.values(*_columns(LEDGER_FIELDS), "team_id"):
-            entries[entry.pop("team_id")].append(_row_out(entry, LEDGER_FIELDS, zone))
+        for team_id, *entry in rows.values_list("team_id", *_columns(LEDGER_FIELDS)):
+            entries[team_id].append(_row_out(entry, LEDGER_FIELDS, zone))
         for team_id in page:
             yield team_id, entries.get(team_id, [])
 
@@ -225,7 +236,7 @@ def _ledgers(team_ids: list[int]) -> Iterator[tuple[int, list[dict]]]:
 def _rolls(league: League) -> Iterator[dict]:
     """The league's rolls in id order, through one cursor read CHUNK rows at a time."""
     zone = timezone.get_current_timezone()
-    rows = Roll.objects.filter(league=league).order_by("id").values(*_columns(ROLL_FIELDS))
+    rows = Roll.objects.filter(league=league).order_by("id").values_list(*_columns(ROLL_FIELDS))
     for row in rows.iterator(chunk_size=CHUNK):
         yield _row_out(row, ROLL_FIELDS, zone)
 
@@ -266,5 +277,7 @@ def _datetime_out(value: datetime | None, zone: tzinfo) -> str | None:
     return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
-def _row_out(row: dict, fields: tuple[tuple[str, str, bool], ...], zone: tzinfo) -> dict:
-    return {name: _datetime_out(row[column], zone) if when else row[column] for name, column, when in fields}
+def _row_out(row: Sequence, fields: tuple[tuple[str, str, bool], ...], zone: tzinfo) -> dict:
+    """A `values_list` row of `_columns(fields)` as its serializer writes it."""
+    pairs = zip(fields, row, strict=True)
+    return {name: _datetime_out(value, zone) if when else value for (name, _, when), value in pairs}
