@@ -21,6 +21,7 @@ import os
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,11 +41,14 @@ def rss_mb() -> float:
 def seed(*, teams: int, matches: int, players: int) -> tuple[int, int]:
     """A Blitz Bowl league of `teams` teams (made by the services) and `matches` final matches (bulk), and a
     small one of 2 teams and 2 matches (the measuring process warms up on it)."""
-    big = _seed_league(teams=teams, matches=matches, players=players)
-    return big, _seed_league(teams=2, matches=2, players=players)
+    big = seed_league(teams=teams, matches=matches, players=players)
+    return big, seed_league(teams=2, matches=2, players=players)
 
 
-def _seed_league(*, teams: int, matches: int, players: int) -> int:
+def seed_league(*, teams: int, matches: int, players: int, days: int = 0) -> int:
+    """One league; its matches confirmed evenly over the last `days` days (all now when 0), each ledger entry
+    dated when its match was confirmed."""
+    from django.db.models import OuterRef, Subquery
     from django.utils import timezone
 
     from league.models import LeagueReport
@@ -79,11 +83,11 @@ def _seed_league(*, teams: int, matches: int, players: int) -> int:
                 submitted_by=coach,
                 submitted_at=now,
                 confirmed_by=commissioner,
-                confirmed_at=now,
+                confirmed_at=now - timedelta(days=days * (matches - i) / max(matches, 1)),
                 result={"teams": [{"team": h, "score": 2}, {"team": a, "score": 1}], "players": []},
                 result_body={"teams": [{"team": h, "score": 2}, {"team": a, "score": 1}]},
             )
-            for h, a in pairs
+            for i, (h, a) in zip(batch, pairs, strict=True)
         )
         sides, aftermaths, player_rows, rolls, entries = [], [], [], [], []
         for match, (home, away) in zip(rows, pairs, strict=True):
@@ -125,6 +129,8 @@ def _seed_league(*, teams: int, matches: int, players: int) -> int:
         PlayerMatch.objects.bulk_create(player_rows)
         Roll.objects.bulk_create(rolls)
         LedgerEntry.objects.bulk_create(entries)
+    dated = Match.objects.filter(pk=OuterRef("match_id")).values("confirmed_at")[:1]
+    LedgerEntry.objects.filter(team__league=league, match__isnull=False).update(created_at=Subquery(dated))
     for week in range(1, 11):
         LeagueReport.objects.create(
             league=league, week=f"2026-W{week:02}", week_start=now, week_end=now, data={"week": week}, html=""

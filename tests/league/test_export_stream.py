@@ -105,7 +105,8 @@ def in_memory_export(league) -> dict:
 
 def busy_league(api_as, commissioner, coaches, teams=10, matches=5):
     """A league of `teams` teams of which the first 2 × `matches` played a match each, with rolls and two weekly
-    reports; two of the matches made in the same instant (a page boundary between them must not lose or repeat either)."""
+    reports; two of the matches made in the same instant (a page boundary between them must lose or repeat
+    neither)."""
     league, built = played_league(commissioner, coaches, teams)
     ids = [play(api_as, league, built[2 * i], built[2 * i + 1], commissioner)[0] for i in range(matches)]
     same = Match.objects.get(pk=ids[0]).created_at
