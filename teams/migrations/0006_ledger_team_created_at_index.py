@@ -5,16 +5,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0005_match_live_sheet_drafts'),
-        ('teams', '0005_player_campaign_state'),
+        ("matches", "0005_match_live_sheet_drafts"),
+        ("teams", "0005_player_campaign_state"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='ledgerentry',
-            index=models.Index(fields=['team', 'created_at'], name='ledger_team_created_at'),
+            model_name="ledgerentry",
+            index=models.Index(fields=["team", "created_at"], name="ledger_team_created_at"),
         ),
     ]
