@@ -29,13 +29,14 @@ def main() -> int:
     parser.add_argument("--leagues", type=int, default=1000, help="small leagues (4 teams, 12 matches each)")
     parser.add_argument("--teams", type=int, default=400, help="teams of the big league")
     parser.add_argument("--matches", type=int, default=2000, help="matches of the big league")
+    parser.add_argument("--profile", action="store_true", help="print the big league report's cProfile top")
     args = parser.parse_args()
 
     import django
 
     django.setup()
     from django.conf import settings
-    from django.db import connection
+    from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext, get_runner, setup_test_environment
     from django.utils import timezone
     from profile_export import seed_league
@@ -59,7 +60,14 @@ def main() -> int:
         ledger = LedgerEntry.objects.filter(
             team__league_id=small[0], created_at__gte=moment - REPORT_SPAN, created_at__lt=moment
         ).order_by("created_at", "team_id", "account", "sequence")
-        print("the report's ledger query:\n  " + ledger.explain().replace("\n", "\n  "))
+        options = {"analyze": True} if connection.vendor == "postgresql" else {}
+        print("the report's ledger query, with the (team, created_at) index:")
+        print("  " + ledger.explain(**options).replace("\n", "\n  "))
+        with transaction.atomic():  # the plan it replaced (PostgreSQL and SQLite roll DDL back)
+            with connection.cursor() as cursor:
+                cursor.execute("DROP INDEX ledger_team_created_at")
+            print("without it:\n  " + ledger.explain(**options).replace("\n", "\n  "))
+            transaction.set_rollback(True)
 
         figures = {}
         for name, ids in (("small leagues s", small), ("big league s", [big])):
@@ -74,6 +82,13 @@ def main() -> int:
             figures[name] = time.perf_counter() - began
             median = statistics.median(timings) * 1000
             print(f"  {name:16} {figures[name]:7.2f} s, {len(ids)}: median {median:.0f} ms, queries {sorted(queries)}")
+        if args.profile:
+            import cProfile
+            import pstats
+
+            with cProfile.Profile() as profiler:
+                report_generate(league_id=big, moment=moment, regenerate=True)
+            pstats.Stats(profiler).sort_stats(os.environ.get("SORT", "cumulative")).print_stats(40)
         for name, target in TARGETS.items():
             verdict = "ok" if figures[name] <= target else "MISSED"
             failed += verdict != "ok"
