@@ -57,17 +57,18 @@ def main() -> int:
         print(f"seeded {args.leagues} small leagues and a {args.teams}-team one in {took:.0f} s")
         moment = timezone.now()
 
-        ledger = LedgerEntry.objects.filter(
-            team__league_id=small[0], created_at__gte=moment - REPORT_SPAN, created_at__lt=moment
-        ).order_by("created_at", "team_id", "account", "sequence")
         options = {"analyze": True} if connection.vendor == "postgresql" else {}
-        print("the report's ledger query, with the (team, created_at) index:")
-        print("  " + ledger.explain(**options).replace("\n", "\n  "))
-        with transaction.atomic():  # the plan it replaced (PostgreSQL and SQLite roll DDL back)
-            with connection.cursor() as cursor:
-                cursor.execute("DROP INDEX ledger_team_created_at")
-            print("without it:\n  " + ledger.explain(**options).replace("\n", "\n  "))
-            transaction.set_rollback(True)
+        for label, league_id in (("a small league", small[0] if small else big), ("the big league", big)):
+            ledger = LedgerEntry.objects.filter(
+                team__league_id=league_id, created_at__gte=moment - REPORT_SPAN, created_at__lt=moment
+            ).order_by("created_at", "team_id", "account", "sequence")
+            print(f"the report's ledger query for {label}, with the (team, created_at) index:")
+            print("  " + ledger.explain(**options).replace("\n", "\n  "))
+            with transaction.atomic():  # the plan it replaced (PostgreSQL rolls DDL back)
+                with connection.cursor() as cursor:
+                    cursor.execute("DROP INDEX ledger_team_created_at")
+                print("without it:\n  " + ledger.explain(**options).replace("\n", "\n  "))
+                transaction.set_rollback(True)
 
         figures = {}
         for name, ids in (("small leagues s", small), ("big league s", [big])):
