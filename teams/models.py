@@ -191,6 +191,9 @@ class LedgerEntry(models.Model):
     class Meta:
         ordering = ["team", "account", "sequence"]
         verbose_name_plural = "ledger entries"
+        # The weekly report reads a league's entries of one week: per team, a range of dates
+        # (docs/decisions.md, 2026-12-01 "The ledger's date index").
+        indexes = [models.Index(fields=["team", "created_at"], name="ledger_team_created_at")]
         constraints = [
             models.UniqueConstraint(fields=["team", "account", "sequence"], name="ledger_unique_sequence"),
             models.CheckConstraint(condition=Q(balance_after__gte=0), name="ledger_balance_never_negative"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.db.models import Prefetch
-from django.http import Http404
+from django.http import Http404, StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from campaigns.errors import NotPermitted
 from campaigns.rulesets import REGISTRY
 from league import services
-from league.export import league_export
+from league.export import league_export_stream
 from league.models import Invitation, League
 from league.policy import may_run_league
 from league.reports import report_queue_now, report_url
@@ -198,9 +198,9 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["get"])
     def export(self, request, pk=None):
         """League, house rules, teams and players (with history), matches with results and pre-match
-        sequences, ledgers, rolls and reports."""
+        sequences, ledgers, rolls and reports. Streamed: the document is written as it is read."""
         league = object_or_404(League, pk=pk)
-        return Response(league_export(league=league))
+        return StreamingHttpResponse(league_export_stream(league=league), content_type="application/json")
 
     @extend_schema(methods=["GET"], responses=ReportOut(many=True))
     @extend_schema(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import Count, F, Sum
+from django.db.models import Count, F, Prefetch, Sum
 from django.db.models.fields.json import KeyTransform
 
 from matches.models import Aftermath, Match, MatchTeam, PlayerMatch
@@ -34,7 +34,21 @@ class Week:
         final = {"match__league": league, "match__status": Match.Status.FINAL}
 
         # Teams with their players (dead and departed included), treasuries and sponsorships.
-        self.teams = list(team_queryset().filter(league=league).order_by("name", "pk"))
+        # The team sheet's queryset without its prefetch of every player's injury rows (the report reads the
+        # week's rows instead), and each position built once, not once per player: a 400-team league's report
+        # spent most of its time building those.
+        self.teams = list(
+            team_queryset()
+            .filter(league=league)
+            .order_by("name", "pk")
+            .prefetch_related(None)
+            .prefetch_related(
+                "roster__positions",
+                Prefetch("players", queryset=Player.objects.order_by("number", "id")),
+                "players__position",
+                "sponsorships",
+            )
+        )
         self.team_by_id = {t.pk: t for t in self.teams}
         self.players: dict[int, Player] = {p.pk: p for t in self.teams for p in t.players.all()}
         self.value_now = {t.pk: self.rules.team_value(team_state(team=t), self.hr) for t in self.teams}

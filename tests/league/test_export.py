@@ -1,10 +1,30 @@
 """api-v1 `GET /leagues/{id}/export/`: the whole league as one JSON document, public, in a fixed number of
 queries whatever the league's size."""
 
+import json
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
 from matches.models import Match
 from tests.factories import LeagueFactory
 from tests.matches.conftest import full_team
-from tests.teams.test_queries import count_queries
+
+
+def export_doc(client, league_id: int) -> dict:
+    """The export, read to its end (it streams) and parsed."""
+    response = client.get(f"/api/v1/leagues/{league_id}/export/")
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    return json.loads(b"".join(response.streaming_content))
+
+
+def count_queries(client, url: str) -> int:
+    """Queries of a streamed answer, counted until its last byte."""
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+        assert response.status_code == 200
+        b"".join(response.streaming_content)
+    return len(ctx.captured_queries)
 
 
 def played_league(commissioner, coaches, teams: int) -> tuple:
@@ -25,7 +45,8 @@ def play(api_as, league, home, away, commissioner):
         "teams": [{"team": home.pk, "score": 1}, {"team": away.pk, "score": 0}],
         "players": [{"player": scorer.pk, "touchdowns": 1}],
     }
-    assert api_as(home.coach).post(f"/api/v1/matches/{mid}/result/", body, format="json").status_code == 201
+    response = api_as(home.coach).post(f"/api/v1/matches/{mid}/result/", body, format="json")
+    assert response.status_code == 201, response.json()
     assert api_as(commissioner).post(f"/api/v1/matches/{mid}/confirm/").status_code == 200
     return mid, scorer
 
@@ -35,7 +56,7 @@ def test_the_export_holds_league_rules_teams_players_with_history_matches_ledger
 ):
     league, (home, away) = played_league(commissioner, [coach, other_coach], 2)
     mid, scorer = play(api_as, league, home, away, commissioner)
-    doc = api.get(f"/api/v1/leagues/{league.pk}/export/").json()
+    doc = export_doc(api, league.pk)
     assert doc["league"]["id"] == league.pk and doc["house_rules"]["starting_treasury"] == 100000
     assert [t["name"] for t in doc["teams"]] == ["Team 0", "Team 1"]
     player = next(p for t in doc["teams"] for p in t["players"] if p["id"] == scorer.pk)

@@ -18,6 +18,7 @@ from league.reports import week_label
 from league.tasks import generate_league_report
 from tests.assertions import assert_refused
 from tests.factories import LeagueFactory
+from tests.league.test_export import export_doc
 
 pytestmark = pytest.mark.django_db
 
@@ -262,7 +263,7 @@ def test_patched_settings_decide_when_the_league_is_due(api_as, league):
 
 
 def test_the_export_holds_the_reports_with_week_and_data(api, league, three_reports):
-    doc = api.get(f"/api/v1/leagues/{league.pk}/export/").json()
+    doc = export_doc(api, league.pk)
     assert [r["week"] for r in doc["reports"]] == ["2026-W49", "2026-W48", "2026-W47"]
     by_week = {r.week: r for r in three_reports}
     for item in doc["reports"]:
@@ -273,4 +274,4 @@ def test_the_export_holds_the_reports_with_week_and_data(api, league, three_repo
 
 
 def test_an_empty_leagues_export_has_an_empty_report_list(api, league):
-    assert api.get(f"/api/v1/leagues/{league.pk}/export/").json()["reports"] == []
+    assert export_doc(api, league.pk)["reports"] == []

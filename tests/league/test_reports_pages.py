@@ -17,6 +17,7 @@ from league.celery import app
 from league.models import League, LeagueReport
 from league.tasks import generate_league_report
 from tests.factories import LeagueFactory
+from tests.league.test_export import export_doc
 
 pytestmark = pytest.mark.django_db
 
@@ -394,5 +395,5 @@ def test_a_written_report_renders_on_every_page_the_feed_and_the_export(client, 
     root = parse_feed(client.get(f"/leagues/{league.pk}/reports/feed/"))
     (entry,) = root.findall(f"{ATOM}entry")
     assert (entry.findtext(f"{ATOM}summary") or entry.findtext(f"{ATOM}content")) == report.html
-    doc = api.get(f"/api/v1/leagues/{league.pk}/export/").json()
+    doc = export_doc(api, league.pk)
     assert doc["reports"][0]["week"] == report.week and doc["reports"][0]["data"] == report.data

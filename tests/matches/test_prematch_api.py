@@ -16,6 +16,7 @@ from league.models import Membership
 from teams import services as team_services
 from teams.models import Team
 from tests.factories import LeagueFactory, StadiumFactory, TeamFactory, UserFactory
+from tests.league.test_export import export_doc
 from tests.matches.bonecruncher_helpers import squad_team
 from tests.matches.prematch_helpers import BLITZBOWL_STEPS, BONECRUNCHER_STEPS, Flow, injure, refused, squad
 
@@ -920,7 +921,7 @@ def test_the_league_export_carries_the_prematch_and_the_inducements(flow, league
     flow.close(mid, "inducements_superior")
     flow.buy(mid, goblins, "star_player", star="gizzik_quickfingers")
     flow.close(mid, "inducements_underdog")
-    doc = flow.get(f"/api/v1/leagues/{league.pk}/export/")
+    doc = export_doc(flow.public, league.pk)
     match = next(m for m in doc["matches"] if m["id"] == mid)
     pre = match["prematch"]
     assert (pre["weather"], pre["gate"], pre["fame"]) == ("blizzard", 15_000, {str(hume.pk): 2, str(goblins.pk): 0})

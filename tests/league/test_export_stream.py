@@ -1,0 +1,202 @@
+"""api-v1 `GET /leagues/{id}/export/` streamed: the same document as the whole-in-memory export wrote, read
+in pages, so its queries grow with the pages and never with the rows (docs/decisions.md,
+2026-12-01 "The export streams")."""
+
+import json
+from collections import defaultdict
+from datetime import timedelta
+
+from django.db import connection
+from django.db.models import Prefetch
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from league import export
+from league.api.serializers import LeagueOut
+from league.models import LeagueReport
+from league.reports import report_url
+from league.selectors import league_queryset
+from matches.api import MatchOut, RollOut
+from matches.models import Inducement, Match, PlayerMatch, Prematch, Roll
+from matches.prematch import inducement_out
+from matches.selectors import match_queryset
+from teams.api import LedgerOut, TeamOut
+from teams.models import LedgerEntry
+from teams.selectors import team_queryset
+from tests.league.test_export import export_doc, play, played_league
+
+
+def in_memory_export(league) -> dict:
+    """The export as it was built before it streamed (the whole document in memory): the reference."""
+    league = league_queryset().get(pk=league.pk)
+    teams = list(team_queryset().filter(league=league).order_by("name", "id"))
+    history = defaultdict(list)
+    for row in (
+        PlayerMatch.objects.filter(match__league=league)
+        .order_by("match_id")
+        .values("player_id", "match_id", *export.ROW_FIELDS)
+    ):
+        history[row.pop("player_id")].append(row)
+    team_docs = TeamOut(teams, many=True, context={}).data
+    for doc in team_docs:
+        for player in doc["players"]:
+            player["history"] = history.get(player["id"], [])
+    matches = list(
+        match_queryset()
+        .filter(league=league)
+        .select_related("prematch")
+        .prefetch_related(
+            Prefetch("inducements", queryset=Inducement.objects.select_related("position").order_by("id"))
+        )
+        .order_by("created_at", "id")
+    )
+    match_docs = []
+    for match, doc in zip(matches, MatchOut(matches, many=True).data, strict=True):
+        prematch = getattr(match, "prematch", None)
+        doc["prematch"] = (
+            {
+                "complete": prematch.complete,
+                "weather": prematch.weather or None,
+                "fans": prematch.fans,
+                "gate": sum(prematch.fans.values()) if prematch.fans else None,
+                "fame": prematch.fame,
+                "team_values": prematch.team_values,
+                "induced": prematch.induced,
+                "superior": prematch.superior_id,
+                "underdog": prematch.underdog_id,
+                "aggressor": prematch.aggressor_id,
+                "terrain": prematch.terrain,
+                "log": prematch.log,
+            }
+            if prematch is not None
+            else None
+        )
+        doc["inducements"] = [inducement_out(i) for i in match.inducements.all()]
+        match_docs.append(doc)
+    ledgers = {str(t.pk): [] for t in teams}
+    entries = list(LedgerEntry.objects.filter(team__league=league).order_by("team_id", "account", "sequence"))
+    for entry, data in zip(entries, LedgerOut(entries, many=True).data, strict=True):
+        ledgers.setdefault(str(entry.team_id), []).append(data)
+    rolls = Roll.objects.filter(league=league).order_by("id")
+    return json.loads(
+        json.dumps(
+            {
+                "league": LeagueOut(league).data,
+                "house_rules": league.house_rules,
+                "teams": team_docs,
+                "matches": match_docs,
+                "ledgers": ledgers,
+                "rolls": RollOut(rolls, many=True).data,
+                "reports": [
+                    {
+                        "id": r.pk,
+                        "week": r.week,
+                        "created_at": r.created_at.isoformat(),
+                        "url": report_url(r),
+                        "data": r.data,
+                    }
+                    for r in league.reports.order_by("-week_start", "-id")
+                ],
+            },
+            default=str,
+        )
+    )
+
+
+def busy_league(api_as, commissioner, coaches, teams=10, matches=5):
+    """A league of `teams` teams of which the first 2 × `matches` played a match each, with rolls and two weekly
+    reports; two of the matches made in the same instant (a page boundary between them must lose or repeat
+    neither)."""
+    league, built = played_league(commissioner, coaches, teams)
+    ids = [play(api_as, league, built[2 * i], built[2 * i + 1], commissioner)[0] for i in range(matches)]
+    same = Match.objects.get(pk=ids[0]).created_at
+    Match.objects.filter(pk__in=ids[:2]).update(created_at=same)
+    for i in range(7):
+        Roll.objects.create(
+            league=league,
+            match_id=ids[i % matches],
+            team=built[0],
+            key=f"k{i}",
+            expression="2d6",
+            values=[i, 1],
+            entered=i % 2 == 0,
+        )
+    if matches >= 3:  # a pre-match sequence with its inducements, as the pre-match steps leave them
+        home, away = built[4], built[5]
+        Prematch.objects.create(
+            match_id=ids[2], weather="blizzard", fans={str(home.pk): 10_000, str(away.pk): 5_000}, superior=home
+        )
+        mercenary = home.roster.positions.order_by("id").first()
+        Inducement.objects.create(match_id=ids[2], team=away, item="keg", price=5_000)
+        Inducement.objects.create(match_id=ids[2], team=away, item="mercenary", position=mercenary, price=60_000)
+    now = timezone.now()
+    for w in (1, 2):
+        LeagueReport.objects.create(
+            league=league,
+            week=f"2026-W{w:02}",
+            week_start=now + timedelta(weeks=w),
+            week_end=now,
+            data={"w": w},
+            html="",
+        )
+    return league
+
+
+def test_the_streamed_export_equals_the_in_memory_document_across_many_pages(
+    api, api_as, commissioner, coach, other_coach, monkeypatch
+):
+    league = busy_league(api_as, commissioner, [coach, other_coach])
+    reference = in_memory_export(league)
+    for chunk, team_chunk in ((500, 50), (2, 1), (1, 3), (3, 4)):
+        monkeypatch.setattr(export, "CHUNK", chunk)
+        monkeypatch.setattr(export, "TEAM_CHUNK", team_chunk)
+        doc = export_doc(api, league.pk)
+        assert list(doc) == ["exported_at", "league", "house_rules", "teams", "matches", "ledgers", "rolls", "reports"]
+        doc.pop("exported_at")
+        assert doc == reference, (chunk, team_chunk)
+        assert list(doc["ledgers"]) == list(reference["ledgers"])
+    assert len(reference["matches"]) == 5 and len(reference["rolls"]) == 7 and len(reference["reports"]) == 2
+    (induced,) = [m for m in reference["matches"] if m["inducements"]]
+    assert induced["prematch"]["gate"] == 15_000 and len(induced["inducements"]) == 2
+
+
+def test_the_export_is_a_streamed_json_answer(api, api_as, commissioner, coach, other_coach, monkeypatch):
+    league = busy_league(api_as, commissioner, [coach, other_coach], teams=4, matches=2)
+    monkeypatch.setattr(export, "BUFFER", 10)
+    response = api.get(f"/api/v1/leagues/{league.pk}/export/")
+    assert response.status_code == 200 and response.streaming
+    assert response["Content-Type"] == "application/json"
+    pieces = list(response.streaming_content)
+    assert len(pieces) > 10
+    assert json.loads(b"".join(pieces))["league"]["id"] == league.pk
+
+
+def test_an_unknown_league_has_no_export(api, db):
+    assert api.get("/api/v1/leagues/999999/export/").status_code == 404
+
+
+def queries_of_export(client, league_id: int) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        export_doc(client, league_id)
+    return len(ctx.captured_queries)
+
+
+def test_the_export_costs_the_same_queries_for_a_small_or_a_large_league_within_one_page(
+    api, api_as, commissioner, coach, other_coach
+):
+    small = busy_league(api_as, commissioner, [coach, other_coach], teams=2, matches=1)
+    large = busy_league(api_as, commissioner, [coach, other_coach], teams=12, matches=5)
+    assert queries_of_export(api, small.pk) == queries_of_export(api, large.pk)
+
+
+def test_the_export_queries_grow_with_its_pages_not_its_rows(
+    api, api_as, commissioner, coach, other_coach, monkeypatch
+):
+    leagues = [busy_league(api_as, commissioner, [coach, other_coach], teams=10, matches=n) for n in (1, 3, 5)]
+    monkeypatch.setattr(export, "CHUNK", 2)
+    # 1, 3 and 5 matches are 1, 2 and 3 pages of 2: each page costs the same fixed number of queries.
+    one, two, three = (queries_of_export(api, league.pk) for league in leagues)
+    assert three - two == two - one > 0
+    # Within a page, rows cost nothing: 3 matches of a page of 500 cost what 1 does.
+    monkeypatch.setattr(export, "CHUNK", 500)
+    assert queries_of_export(api, leagues[1].pk) == queries_of_export(api, leagues[0].pk)
