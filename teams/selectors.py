@@ -39,6 +39,21 @@ def team_queryset() -> QuerySet[Team]:
     )
 
 
+def team_list_queryset() -> QuerySet[Team]:
+    """Teams as a league's list shows them (roster, coach, treasury, players for the count and the team
+    value): three queries for any number of teams — no injuries, sponsorships nor stadiums, which a list
+    never shows."""
+    return (
+        Team.objects.select_related("coach", "roster")
+        .annotate(treasury=_latest_balance(LedgerEntry.Account.TREASURY))
+        .prefetch_related(
+            Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
+            Prefetch("players", queryset=Player.objects.select_related("position").order_by("number", "id")),
+        )
+        .order_by("name", "id")
+    )
+
+
 # A player's injuries are facts of the matches he played: the per-match rows the matches app keeps, a layer
 # above teams (league/layers.py). Teams never imports matches; MatchesConfig.ready() lends its reader here
 # (docs/decisions.md, 2026-12-01 "Imports between the domain apps run one way").
