@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Exists, OuterRef, QuerySet
+from django.db.models import Aggregate, Count, Exists, JSONField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import JSONObject
 
-from .models import League, LeagueReport, Membership
+from .models import League, LeagueReport, Membership, Stadium
 
 
 def league_queryset() -> QuerySet[League]:
@@ -23,28 +24,62 @@ def league_list() -> QuerySet[League]:
     return League.objects.select_related("created_by").annotate(team_count=Count("teams")).order_by("name", "id")
 
 
+class _JsonRows(Aggregate):
+    """The rows of a group as one JSON array (PostgreSQL `JSONB_AGG`, SQLite `JSON_GROUP_ARRAY`)."""
+
+    function = "JSONB_AGG"
+    output_field = JSONField()
+
+    def as_sqlite(self, compiler, connection, **extra):
+        return super().as_sql(compiler, connection, function="JSON_GROUP_ARRAY", **extra)
+
+
+def _stadiums_json() -> Subquery:
+    rows = Stadium.objects.filter(league=OuterRef("pk")).order_by().values("league")
+    rows = rows.annotate(rows=_JsonRows(JSONObject(name="name", special_attribute="special_attribute")))
+    return Subquery(rows.values("rows")[:1], output_field=JSONField())
+
+
+def viewer_roles(*, user: AbstractBaseUser, league: str = "pk") -> dict[str, Exists]:
+    """Annotations saying which roles `user` holds in the league at `league` (a path from the model
+    annotated: "pk" on a league, "league_id" on a match) — none for a visitor, who holds none."""
+    if not user.is_authenticated:
+        return {}
+    return {
+        f"viewer_is_{role.value}": Exists(Membership.objects.filter(league=OuterRef(league), user=user, role=role))
+        for role in Membership.Role
+    }
+
+
+def hold_viewer_roles(*, league: League, user: AbstractBaseUser, annotated) -> None:
+    """Hand the roles `viewer_roles` annotated on `annotated` to `league` as its prefetched `memberships`,
+    which the policy predicates answer from without a query (league/policy.py `_holds`).
+
+    Iterated, `league.memberships.all()` is then the viewer's memberships only; filtered further, it is a
+    query of the whole league's, as a prefetch's would be."""
+    held = Membership.objects.filter(league=league)
+    held._result_cache = [
+        Membership(league=league, user_id=user.pk, role=role)
+        for role in Membership.Role
+        if getattr(annotated, f"viewer_is_{role.value}", False)
+    ]
+    held._prefetch_done = True
+    vars(league).setdefault("_prefetched_objects_cache", {})["memberships"] = held
+
+
 def league_for_viewer(*, pk: int, user: AbstractBaseUser) -> League | None:
-    """The league page's league, in one query whatever the league's size: its commissioner and — as
-    `memberships` already prefetched — the viewer's own memberships only
-    (the policy predicates answer from them without a query; league/policy.py `_holds`). Its stadiums
-    come with one more query."""
-    roles = {}
-    if user.is_authenticated:
-        for role in Membership.Role:
-            mine = Membership.objects.filter(league=OuterRef("pk"), user=user, role=role)
-            roles[f"viewer_is_{role.value}"] = Exists(mine)
+    """The league page's league, in ONE query whatever the league's size: its commissioner, its stadiums
+    (`stadium_list`, by name: a few rows folded into a JSON array rather than a query of their own) and the
+    viewer's roles (`hold_viewer_roles`)."""
     league = (
-        League.objects.select_related("created_by").annotate(**roles).prefetch_related("stadiums").filter(pk=pk).first()
+        League.objects.select_related("created_by")
+        .annotate(stadium_json=_stadiums_json(), **viewer_roles(user=user))
+        .filter(pk=pk)
+        .first()
     )
     if league is not None:
-        held = Membership.objects.filter(league=league, user_id=user.pk if roles else None)
-        held._result_cache = [  # what the prefetch would have read: the viewer's memberships, no others
-            Membership(league=league, user_id=user.pk, role=role)
-            for role in Membership.Role
-            if roles and getattr(league, f"viewer_is_{role.value}")
-        ]
-        held._prefetch_done = True
-        league._prefetched_objects_cache["memberships"] = held
+        league.stadium_list = sorted(league.stadium_json or [], key=lambda s: (s["name"], s["special_attribute"]))
+        hold_viewer_roles(league=league, user=user, annotated=league)
     return league
 
 
@@ -58,6 +93,11 @@ def user_is_coach(*, user: AbstractBaseUser, league: League) -> bool:
     if not user.is_authenticated:
         return False
     return Membership.objects.filter(league=league, user=user, role=Membership.Role.COACH).exists()
+
+
+def league_members(*, league: League) -> QuerySet[Membership]:
+    """The league's memberships with their users, by role then user (the model's order), for a page of them."""
+    return Membership.objects.filter(league=league).select_related("user").order_by("role", "user")
 
 
 def league_commissioners(*, league: League) -> list[str]:

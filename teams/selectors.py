@@ -22,8 +22,9 @@ def _latest_balance(account: str) -> Coalesce:
     return Coalesce(Subquery(latest), Value(0))
 
 
-def team_queryset() -> QuerySet[Team]:
-    """Teams with everything a team sheet or list shows, in a fixed number of queries."""
+def team_sheet_queryset() -> QuerySet[Team]:
+    """Teams with everything a team sheet shows — players, positions, injuries, treasury — in a fixed
+    number of queries (four)."""
     return (
         Team.objects.select_related("league", "coach", "roster", "home_stadium")
         .annotate(
@@ -34,9 +35,14 @@ def team_queryset() -> QuerySet[Team]:
             Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
             Prefetch("players", queryset=Player.objects.select_related("position").order_by("number", "id")),
             *_injury_prefetches(),
-            "sponsorships",
         )
     )
+
+
+def team_queryset() -> QuerySet[Team]:
+    """Teams with everything the team API answers (the sheet's, and the sponsorships), in a fixed number of
+    queries."""
+    return team_sheet_queryset().prefetch_related("sponsorships")
 
 
 def team_list_queryset() -> QuerySet[Team]:

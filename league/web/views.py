@@ -18,6 +18,7 @@ from league.reports import report_body_html, report_queue_now
 from league.selectors import league_for_viewer, report_list, report_queryset
 from matches.policy import may_schedule_match
 from matches.selectors import league_fixtures, league_panels, league_results, league_standings, match_lines
+from teams.models import Team
 from teams.selectors import roster_players, team_list_queryset, team_state
 
 from .forms import LeagueForm
@@ -33,37 +34,53 @@ def league_create(request: HttpRequest) -> HttpResponse:
     return render(request, "league/league_form.html", {"form": form})
 
 
-#: The league page's panels are bounded (issue 12): the next fixtures and the latest results, the rest on
-#: their own pages of `LIST_PAGE`.
-PANEL_SIZE, LIST_PAGE = 10, 50
+#: The league page's panels are bounded (issue 12): the first teams and the top of the table, the next
+#: fixtures and the latest results; the rest are on their own pages of `LIST_PAGE`.
+PANEL_SIZE, PANEL_TEAMS, LIST_PAGE = 10, 50, 50
+
+
+def team_rows(league: League, teams) -> list[tuple]:
+    """The teams list's rows: (team, players on the roster, team value) — the value the ruleset computes."""
+    rules, hr = league.rules, league.house_rules
+    return [(team, len(roster_players(team=team)), rules.team_value(team_state(team=team), hr)) for team in teams]
+
+
+def _viewer_teams(user, league: League, listed: list) -> list:
+    """The teams `may_schedule_match` weighs: the listed ones, or — for a coach of the league whose team is
+    past the first page — his own (one query, only then)."""
+    if not may_coach_in_league(user, league) or any(team.coach_id == user.pk for team in listed):
+        return listed
+    return list(Team.objects.filter(league=league, coach=user))
 
 
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The league page, in a fixed number of queries whatever the league's history: its teams, its table,
-    the next fixtures and the latest results (links to all of them), its latest weekly reports."""
+    """The league page, in a fixed number of queries and size whatever the league's size and history: its
+    first teams, the top of its table, the next fixtures and the latest results, its latest weekly reports
+    (each with a link to all of them)."""
     user = request.user
     league = league_for_viewer(pk=pk, user=user)
     if league is None:
         raise Http404("No such league.")
-    teams = list(team_list_queryset().filter(league=league))
-    rules, hr = league.rules, league.house_rules
-    rows = [(team, len(roster_players(team=team)), rules.team_value(team_state(team=team), hr)) for team in teams]
-    standings = league_standings(league=league)
+    teams = list(team_list_queryset().filter(league=league)[:PANEL_TEAMS])
+    standings = league_standings(league=league)  # every team, so its length is the number of teams
     fixtures, results = league_panels(league=league, fixtures=PANEL_SIZE, results=PANEL_SIZE)
+    rules = league.rules
     context = {
         "league": league,
-        "rows": rows,
+        "rows": team_rows(league, teams),
+        "team_total": len(standings),
+        "more_teams": len(standings) > len(teams),
         "is_coach": may_coach_in_league(user, league),
         "is_commissioner": may_run_league(user, league),  # answered from the viewer's memberships, no query
         "economy": rules.economy,
         "has_challenge_roller": rules.has_challenge_roller,
         # The table starts with the first final result; before it, the teams list above says it all.
-        "standings": standings if any(row["played"] for row in standings) else [],
+        "standings": standings[:PANEL_TEAMS] if any(row["played"] for row in standings) else [],
+        "more_table": len(standings) > PANEL_TEAMS and any(row["played"] for row in standings),
         "fixtures": fixtures,
         "results": results,
         "more_fixtures": len(fixtures) == PANEL_SIZE,
-        "more_results": len(results) == PANEL_SIZE,
-        "may_schedule": may_schedule_match(user, league, teams),
+        "may_schedule": may_schedule_match(user, league, _viewer_teams(user, league, teams)),
         "reports": report_list(league=league, limit=PANEL_SIZE),
     }
     return render(request, "league/league_detail.html", context)
@@ -85,6 +102,26 @@ def league_matches(request: HttpRequest, pk: int, *, played: bool) -> HttpRespon
     page = list_page(request, Paginator(matches, LIST_PAGE))
     context = {"league": league, "page": page, "matches": match_lines(page.object_list), "played": played}
     return render(request, "league/matches.html", context)
+
+
+def league_teams(request: HttpRequest, pk: int) -> HttpResponse:
+    """`/leagues/<id>/teams/`: the league's teams with their rosters, coaches, values and treasuries, by name,
+    in pages of `LIST_PAGE` (five queries for any page)."""
+    league = get_object_or_404(League, pk=pk)
+    page = list_page(request, Paginator(team_list_queryset().filter(league=league), LIST_PAGE))
+    context = {"league": league, "page": page, "rows": team_rows(league, page.object_list)}
+    return render(request, "league/teams.html", {**context, "economy": league.rules.economy})
+
+
+def league_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """`/leagues/<id>/table/`: the whole league table in pages of `LIST_PAGE` rows (the table is read whole:
+    it is one cached computation, not a query per page)."""
+    league = get_object_or_404(League, pk=pk)
+    standings = league_standings(league=league)
+    rows = standings if any(row["played"] for row in standings) else []
+    page = list_page(request, Paginator(rows, LIST_PAGE))
+    context = {"league": league, "page": page, "standings": page.object_list, "table": True}
+    return render(request, "league/teams.html", context)
 
 
 def league_all_results(request: HttpRequest, pk: int) -> HttpResponse:
