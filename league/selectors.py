@@ -24,7 +24,7 @@ def league_list() -> QuerySet[League]:
     return League.objects.select_related("created_by").annotate(team_count=Count("teams")).order_by("name", "id")
 
 
-class _JsonRows(Aggregate):
+class JsonRows(Aggregate):
     """The rows of a group as one JSON array (PostgreSQL `JSONB_AGG`, SQLite `JSON_GROUP_ARRAY`)."""
 
     function = "JSONB_AGG"
@@ -34,10 +34,16 @@ class _JsonRows(Aggregate):
         return super().as_sql(compiler, connection, function="JSON_GROUP_ARRAY", **extra)
 
 
-def _stadiums_json() -> Subquery:
-    rows = Stadium.objects.filter(league=OuterRef("pk")).order_by().values("league")
-    rows = rows.annotate(rows=_JsonRows(JSONObject(name="name", special_attribute="special_attribute")))
+def json_rows(rows: QuerySet, group: str, **fields) -> Subquery:
+    """A correlated subquery folding `rows` (already filtered on an OuterRef) into one JSON array of objects
+    of `fields` ({key: column}), grouped on `group` — a few rows of a parent without a query of their own."""
+    rows = rows.order_by().values(group).annotate(rows=JsonRows(JSONObject(**fields)))
     return Subquery(rows.values("rows")[:1], output_field=JSONField())
+
+
+def _stadiums_json() -> Subquery:
+    stadiums = Stadium.objects.filter(league=OuterRef("pk"))
+    return json_rows(stadiums, "league", name="name", special_attribute="special_attribute")
 
 
 def viewer_roles(*, user: AbstractBaseUser, league: str = "pk") -> dict[str, Exists]:
