@@ -5,24 +5,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0005_login_attempts'),
-        ('matches', '0005_match_live_sheet_drafts'),
+        ("league", "0005_login_attempts"),
+        ("matches", "0005_match_live_sheet_drafts"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['league', 'status', '-confirmed_at', '-id'], name='match_league_results'),
+            model_name="match",
+            index=models.Index(fields=["league", "status", "-confirmed_at", "-id"], name="match_league_results"),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(condition=models.Q(('status__in', ['scheduled', 'submitted'])), fields=['league', 'created_at', 'id'], name='match_league_fixtures'),
+            model_name="match",
+            index=models.Index(
+                condition=models.Q(("status__in", ["scheduled", "submitted"])),
+                fields=["league", "created_at", "id"],
+                name="match_league_fixtures",
+            ),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['league', '-created_at', '-id'], name='match_league_recent'),
+            model_name="match",
+            index=models.Index(fields=["league", "-created_at", "-id"], name="match_league_recent"),
         ),
     ]
