@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, QuerySet
+from django.db.models import Aggregate, Count, Exists, JSONField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import JSONObject
 
-from .models import League, Membership
+from .models import League, LeagueReport, Membership, Stadium
 
 
 def league_queryset() -> QuerySet[League]:
@@ -15,6 +16,77 @@ def league_queryset() -> QuerySet[League]:
         .prefetch_related("memberships__user", "stadiums")
         .order_by("name", "id")
     )
+
+
+def league_list() -> QuerySet[League]:
+    """The home page's leagues: name, game, team count and commissioner in one query (no memberships nor
+    stadiums: the list never shows them), in a stable order for its pages."""
+    return League.objects.select_related("created_by").annotate(team_count=Count("teams")).order_by("name", "id")
+
+
+class JsonRows(Aggregate):
+    """The rows of a group as one JSON array (PostgreSQL `JSONB_AGG`, SQLite `JSON_GROUP_ARRAY`)."""
+
+    function = "JSONB_AGG"
+    output_field = JSONField()
+
+    def as_sqlite(self, compiler, connection, **extra):
+        return super().as_sql(compiler, connection, function="JSON_GROUP_ARRAY", **extra)
+
+
+def json_rows(rows: QuerySet, group: str, **fields) -> Subquery:
+    """A correlated subquery folding `rows` (already filtered on an OuterRef) into one JSON array of objects
+    of `fields` ({key: column}), grouped on `group` — a few rows of a parent without a query of their own."""
+    rows = rows.order_by().values(group).annotate(rows=JsonRows(JSONObject(**fields)))
+    return Subquery(rows.values("rows")[:1], output_field=JSONField())
+
+
+def _stadiums_json() -> Subquery:
+    stadiums = Stadium.objects.filter(league=OuterRef("pk"))
+    return json_rows(stadiums, "league", name="name", special_attribute="special_attribute")
+
+
+def viewer_roles(*, user: AbstractBaseUser, league: str = "pk") -> dict[str, Exists]:
+    """Annotations saying which roles `user` holds in the league at `league` (a path from the model
+    annotated: "pk" on a league, "league_id" on a match) — none for a visitor, who holds none."""
+    if not user.is_authenticated:
+        return {}
+    return {
+        f"viewer_is_{role.value}": Exists(Membership.objects.filter(league=OuterRef(league), user=user, role=role))
+        for role in Membership.Role
+    }
+
+
+def hold_viewer_roles(*, league: League, user: AbstractBaseUser, annotated) -> None:
+    """Hand the roles `viewer_roles` annotated on `annotated` to `league` as its prefetched `memberships`,
+    which the policy predicates answer from without a query (league/policy.py `_holds`).
+
+    Iterated, `league.memberships.all()` is then the viewer's memberships only; filtered further, it is a
+    query of the whole league's, as a prefetch's would be."""
+    held = Membership.objects.filter(league=league)
+    held._result_cache = [
+        Membership(league=league, user_id=user.pk, role=role)
+        for role in Membership.Role
+        if getattr(annotated, f"viewer_is_{role.value}", False)
+    ]
+    held._prefetch_done = True
+    vars(league).setdefault("_prefetched_objects_cache", {})["memberships"] = held
+
+
+def league_for_viewer(*, pk: int, user: AbstractBaseUser) -> League | None:
+    """The league page's league, in ONE query whatever the league's size: its commissioner, its stadiums
+    (`stadium_list`, by name: a few rows folded into a JSON array rather than a query of their own) and the
+    viewer's roles (`hold_viewer_roles`)."""
+    league = (
+        League.objects.select_related("created_by")
+        .annotate(stadium_json=_stadiums_json(), **viewer_roles(user=user))
+        .filter(pk=pk)
+        .first()
+    )
+    if league is not None:
+        league.stadium_list = sorted(league.stadium_json or [], key=lambda s: (s["name"], s["special_attribute"]))
+        hold_viewer_roles(league=league, user=user, annotated=league)
+    return league
 
 
 def user_is_commissioner(*, user: AbstractBaseUser, league: League) -> bool:
@@ -29,14 +101,24 @@ def user_is_coach(*, user: AbstractBaseUser, league: League) -> bool:
     return Membership.objects.filter(league=league, user=user, role=Membership.Role.COACH).exists()
 
 
+def league_members(*, league: League) -> QuerySet[Membership]:
+    """The league's memberships with their users, by role then user (the model's order), for a page of them."""
+    return Membership.objects.filter(league=league).select_related("user").order_by("role", "user")
+
+
 def league_commissioners(*, league: League) -> list[str]:
     """Usernames of the league's commissioners (uses prefetched memberships)."""
     return sorted(m.user.username for m in league.memberships.all() if m.role == Membership.Role.COMMISSIONER)
 
 
+def report_queryset(*, league: League) -> QuerySet[LeagueReport]:
+    """The league's weekly reports, newest first, without their bodies."""
+    return league.reports.order_by("-week_start", "-id").only("pk", "week", "created_at", "updated_at", "league_id")
+
+
 def report_list(*, league: League, limit: int | None = None) -> list:
     """The league's weekly reports, newest first, without their bodies (one query)."""
-    reports = league.reports.order_by("-week_start", "-id").only("pk", "week", "created_at", "updated_at", "league_id")
+    reports = report_queryset(league=league)
     return list(reports[:limit] if limit else reports)
 
 

@@ -54,6 +54,19 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "matches"
+        # The league page's panels and the paginated lists read a league's matches (of a status) in one
+        # order: each index serves one of them without a sort (EXPLAINs in docs/decisions.md, 2026-12-01).
+        indexes = [
+            models.Index(fields=["league", "status", "-confirmed_at", "-id"], name="match_league_results"),
+            # Partial: only the matches not final yet (few, whatever the history), in the fixtures' order.
+            models.Index(
+                fields=["league", "created_at", "id"],
+                condition=Q(status__in=[lifecycle.Status.SCHEDULED, lifecycle.Status.SUBMITTED]),
+                name="match_league_fixtures",
+            ),
+            # The API's list of a league's matches, newest first (the model's order), of any status.
+            models.Index(fields=["league", "-created_at", "-id"], name="match_league_recent"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(status__in=list(lifecycle.STATUSES)), name="match_status_known"),
             models.CheckConstraint(

@@ -21,6 +21,75 @@ def match_queryset() -> QuerySet[Match]:
     )
 
 
+#: What the league page's and the match lists' rows show of a match (the heavy JSON columns stay behind).
+_LISTED = ("id", "league_id", "kind", "status", "created_at", "confirmed_at", "stadium__name")
+
+
+def league_fixtures(*, league: League) -> QuerySet[Match]:
+    """The league's matches still to be played or confirmed, soonest first (scheduled first: the
+    `match_league_fixtures` index serves the order)."""
+    return (
+        Match.objects.filter(league=league, status__in=[Match.Status.SCHEDULED, Match.Status.SUBMITTED])
+        .select_related("stadium")
+        .only(*_LISTED)
+        .order_by("created_at", "id")
+    )
+
+
+def league_results(*, league: League) -> QuerySet[Match]:
+    """The league's final matches, latest confirmed first (the `match_league_results` index serves it)."""
+    return (
+        Match.objects.filter(league=league, status=Match.Status.FINAL)
+        .select_related("stadium")
+        .only(*_LISTED)
+        .order_by("-confirmed_at", "-id")
+    )
+
+
+def match_lines(matches: Iterable[Match]) -> list[Match]:
+    """`matches` with each one's `lines` — its sides with their teams, home first — in one query for all of
+    them (a list page of 50, or the league page's two panels together)."""
+    matches = list(matches)
+    by_match: dict[int, list[MatchTeam]] = defaultdict(list)
+    if matches:
+        sides = MatchTeam.objects.filter(match_id__in=[m.pk for m in matches]).select_related("team")
+        for side in sides.only("match_id", "order", "score", "team__id", "team__name").order_by("match_id", "order"):
+            by_match[side.match_id].append(side)
+    for m in matches:
+        m.lines = by_match[m.pk]
+    return matches
+
+
+def league_panels(*, league: League, fixtures: int = 10, results: int = 10) -> tuple[list[Match], list[Match]]:
+    """The league page's next `fixtures` and latest `results`, each match with its `lines`, in ONE query
+    whatever the league's history: the sides of the matches the two bounded subqueries pick (each served by
+    its index), with their matches and teams. A match always has its sides (`match_schedule` makes them)."""
+    # One `IN (… UNION ALL …)` rather than two ORed INs: PostgreSQL plans the OR as a scan of every side
+    # of every match; the union as two index reads and a join (docs/decisions.md, 2026-12-01). Each sliced
+    # pick is wrapped once more, as SQLite allows no LIMIT directly inside a compound statement.
+    fixture_ids = league_fixtures(league=league).values("id")[:fixtures]
+    result_ids = league_results(league=league).values("id")[:results]
+    picked = (
+        Match.objects.filter(pk__in=fixture_ids)
+        .values("id")
+        .order_by()
+        .union(Match.objects.filter(pk__in=result_ids).values("id").order_by(), all=True)
+    )
+    fields = [f"match__{f}" for f in _LISTED] + ["match_id", "order", "score", "team__id", "team__name"]
+    sides = MatchTeam.objects.filter(match_id__in=picked).select_related("match__stadium", "team").only(*fields)
+    matches: dict[int, Match] = {}
+    for side in sides.order_by("match_id", "order"):
+        match = matches.setdefault(side.match_id, side.match)
+        if not hasattr(match, "lines"):
+            match.lines = []
+        match.lines.append(side)
+    final = Match.Status.FINAL
+    upcoming = sorted((m for m in matches.values() if m.status != final), key=lambda m: (m.created_at, m.pk))
+    played = [m for m in matches.values() if m.status == final]
+    played.sort(key=lambda m: (m.confirmed_at or m.created_at, m.pk), reverse=True)
+    return upcoming, played
+
+
 def _rank(group: list[dict], breakers: list[str], head_to_head: dict[tuple[int, int], int]) -> list[dict]:
     """Order teams by the first breaker, then each group still level by the next ones (recursively).
 

@@ -15,7 +15,15 @@ from league.models import League
 from . import services, transfers
 from .models import LedgerEntry, Player, Team, Transfer
 from .permissions import IsTeamCoachOrReadOnly
-from .selectors import player_injuries, player_view, race_rosters, roster_players, team_queryset, team_state
+from .selectors import (
+    player_injuries,
+    player_view,
+    race_rosters,
+    roster_players,
+    team_api_queryset,
+    team_sponsorships,
+    team_state,
+)
 
 #: Player fields shown only for the rulesets that track them (Ruleset.player_fields).
 RULESET_PLAYER_FIELDS = (
@@ -151,11 +159,7 @@ class TeamOut(serializers.ModelSerializer):
         return PlayerOut(players, many=True, context=self.context).data
 
     def get_sponsorships(self, team: Team) -> list[dict]:
-        return [
-            {"id": s.pk, "name": s.name, "gained_at": s.gained_at}
-            for s in team.sponsorships.all()
-            if s.ended_at is None
-        ]
+        return team_sponsorships(team=team)
 
 
 class TeamIn(serializers.Serializer):
@@ -202,7 +206,7 @@ class LedgerOut(serializers.ModelSerializer):
 
 
 class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    queryset = team_queryset()
+    queryset = team_api_queryset()
     serializer_class = TeamOut
     permission_classes = [IsAuthenticatedOrReadOnly, IsTeamCoachOrReadOnly]
     filterset_fields = ["league", "coach"]

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from campaigns.engine import PlayerView
 from campaigns.rulesets.base import PlayerState, TeamState
 
-from .models import LedgerEntry, Player, Position, Roster, Team
+from .models import LedgerEntry, Player, Position, Roster, Sponsorship, Team
 
 
 def _latest_balance(account: str) -> Coalesce:
@@ -22,8 +25,9 @@ def _latest_balance(account: str) -> Coalesce:
     return Coalesce(Subquery(latest), Value(0))
 
 
-def team_queryset() -> QuerySet[Team]:
-    """Teams with everything a team sheet or list shows, in a fixed number of queries."""
+def team_sheet_queryset() -> QuerySet[Team]:
+    """Teams with everything a team sheet shows — players, positions, injuries, treasury — in a fixed
+    number of queries (four)."""
     return (
         Team.objects.select_related("league", "coach", "roster", "home_stadium")
         .annotate(
@@ -34,8 +38,61 @@ def team_queryset() -> QuerySet[Team]:
             Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
             Prefetch("players", queryset=Player.objects.select_related("position").order_by("number", "id")),
             *_injury_prefetches(),
-            "sponsorships",
         )
+    )
+
+
+def team_queryset() -> QuerySet[Team]:
+    """Teams with everything the team API answers (the sheet's, and the sponsorships), in a fixed number of
+    queries."""
+    return team_sheet_queryset().prefetch_related("sponsorships")
+
+
+def team_api_queryset() -> QuerySet[Team]:
+    """Teams as the team API answers them: the sheet's reads, and the ongoing sponsorships folded into each
+    team's row (`sponsorship_rows`, read by `team_sponsorships`) — five queries for a page of any teams."""
+    from league.selectors import json_rows
+
+    ongoing = Sponsorship.objects.filter(team=OuterRef("pk"), ended_at__isnull=True)
+    return team_sheet_queryset().annotate(
+        sponsorship_rows=json_rows(ongoing, "team", id="id", name="name", gained_at="gained_at")
+    )
+
+
+def team_sponsorships(*, team: Team) -> list[dict]:
+    """The team's ongoing sponsorships ({id, name, gained_at}), oldest first: from `team_api_queryset`'s
+    folded rows when present (their dates parsed back from the JSON text), else one query."""
+    rows = getattr(team, "sponsorship_rows", None)
+    if rows is None and not hasattr(team, "sponsorship_rows"):
+        return [
+            {"id": s.pk, "name": s.name, "gained_at": s.gained_at}
+            for s in team.sponsorships.all()
+            if s.ended_at is None
+        ]
+    out = []
+    for row in rows or ():
+        gained = parse_datetime(row["gained_at"])
+        out.append({"id": row["id"], "name": row["name"], "gained_at": _aware(gained)})
+    return sorted(out, key=lambda s: (s["gained_at"], s["id"]))
+
+
+def _aware(moment: dt.datetime) -> dt.datetime:
+    # SQLite keeps UTC datetimes as naive text; PostgreSQL's JSON carries the offset.
+    return moment if timezone.is_aware(moment) else timezone.make_aware(moment, dt.UTC)
+
+
+def team_list_queryset() -> QuerySet[Team]:
+    """Teams as a league's list shows them (roster, coach, treasury, players for the count and the team
+    value): three queries for any number of teams — no injuries, sponsorships nor stadiums, which a list
+    never shows."""
+    return (
+        Team.objects.select_related("coach", "roster")
+        .annotate(treasury=_latest_balance(LedgerEntry.Account.TREASURY))
+        .prefetch_related(
+            Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
+            Prefetch("players", queryset=Player.objects.select_related("position").order_by("number", "id")),
+        )
+        .order_by("name", "id")
     )
 
 

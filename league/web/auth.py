@@ -6,16 +6,23 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from league.selectors import league_queryset
+from league.selectors import league_list
 
 from .forms import GuardedAuthenticationForm, SignUpForm
+from .views import list_page
+
+#: Leagues a page of the home page lists.
+HOME_PAGE = 50
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"leagues": league_queryset()})
+    """Every league, `HOME_PAGE` a page (two queries whatever their number; a page that is not one is a 404)."""
+    page = list_page(request, Paginator(league_list(), HOME_PAGE))
+    return render(request, "home.html", {"leagues": page.object_list, "page": page})
 
 
 class ThrottledLoginView(auth_views.LoginView):

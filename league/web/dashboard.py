@@ -7,21 +7,28 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
-from django.shortcuts import get_object_or_404, redirect, render
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import redirect, render
 
 from campaigns.errors import RuleViolation
 from league import services as league_services
 from league.policy import may_invite, may_run_league
-from league.selectors import league_invitations_pending, league_queryset, report_list
+from league.selectors import league_for_viewer, league_invitations_pending, league_members, report_list
 
 from .forms import HouseRulesForm, MemberForm, ReportSettingsForm, StadiumForm
+from .views import list_page
+
+#: Members a page of the dashboard lists.
+MEMBERS_PAGE = 50
 
 
 @login_required
 def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse:
     """The commissioner's desk: members, house rules and stadiums (the Commissioner's word is LAW)."""
-    league = get_object_or_404(league_queryset(), pk=league_id)
+    league = league_for_viewer(pk=league_id, user=request.user)  # its stadiums and the viewer's roles, one query
+    if league is None:
+        raise Http404("No such league.")
     if not may_run_league(request.user, league):
         return HttpResponseForbidden("Only a commissioner of this league may open its dashboard.")
     member_form = MemberForm(prefix="member")
@@ -65,9 +72,11 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
             messages.error(request, exc.message)
         except league_services.InvitationConflict as exc:
             messages.error(request, str(exc))
+    members = list_page(request, Paginator(league_members(league=league), MEMBERS_PAGE))
     context = {
         "league": league,
-        "members": league.memberships.all(),
+        "members": members.object_list,
+        "page": members,
         "invitations": league_invitations_pending(league=league),
         "may_invite": may_invite(user=request.user, league=league),
         "member_form": member_form,

@@ -15,7 +15,9 @@ from teams.models import Team
 @login_required
 def me(request: HttpRequest) -> HttpResponse:
     teams = Team.objects.filter(coach=request.user).select_related("league").order_by("league__name", "name")
-    context = {"teams": list(teams), "waiting": coach_waiting(user=request.user)}
+    waiting = coach_waiting(user=request.user)
+    # The header's badge counts the same list: hand it over rather than have it read again.
+    context = {"teams": list(teams), "waiting": waiting, "waiting_count": len(waiting)}
     return render(request, "me.html", context)
 
 

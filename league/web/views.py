@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
+from django.core.paginator import InvalidPage, Paginator
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 
 from campaigns.errors import RuleViolation
@@ -14,11 +15,11 @@ from league import services as league_services
 from league.models import League, LeagueReport
 from league.policy import may_coach_in_league, may_run_league
 from league.reports import report_body_html, report_queue_now
-from league.selectors import league_queryset, report_list
-from matches.models import Match
+from league.selectors import league_for_viewer, report_list, report_queryset
 from matches.policy import may_schedule_match
-from matches.selectors import league_standings, match_queryset
-from teams.selectors import roster_players, team_queryset, team_state
+from matches.selectors import league_fixtures, league_panels, league_results, league_standings, match_lines
+from teams.models import Team
+from teams.selectors import roster_players, team_list_queryset, team_state
 
 from .forms import LeagueForm
 
@@ -33,30 +34,102 @@ def league_create(request: HttpRequest) -> HttpResponse:
     return render(request, "league/league_form.html", {"form": form})
 
 
-def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    league = get_object_or_404(league_queryset(), pk=pk)
-    teams = list(team_queryset().filter(league=league))
+#: The league page's panels are bounded (issue 12): the first teams and the top of the table, the next
+#: fixtures and the latest results; the rest are on their own pages of `LIST_PAGE`.
+PANEL_SIZE, PANEL_TEAMS, LIST_PAGE = 10, 50, 50
+
+
+def team_rows(league: League, teams) -> list[tuple]:
+    """The teams list's rows: (team, players on the roster, team value) — the value the ruleset computes."""
     rules, hr = league.rules, league.house_rules
-    rows = [(team, len(roster_players(team=team)), rules.team_value(team_state(team=team), hr)) for team in teams]
+    return [(team, len(roster_players(team=team)), rules.team_value(team_state(team=team), hr)) for team in teams]
+
+
+def _viewer_teams(user, league: League, listed: list) -> list:
+    """The teams `may_schedule_match` weighs: the listed ones, or — for a coach of the league whose team is
+    past the first page — his own (one query, only then)."""
+    if not may_coach_in_league(user, league) or any(team.coach_id == user.pk for team in listed):
+        return listed
+    return list(Team.objects.filter(league=league, coach=user))
+
+
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The league page, in a fixed number of queries and size whatever the league's size and history: its
+    first teams, the top of its table, the next fixtures and the latest results, its latest weekly reports
+    (each with a link to all of them)."""
     user = request.user
-    is_commissioner = may_run_league(user, league)  # answered from the prefetched memberships
-    standings = league_standings(league=league)
-    matches = list(match_queryset().filter(league=league).order_by("created_at", "id"))
+    league = league_for_viewer(pk=pk, user=user)
+    if league is None:
+        raise Http404("No such league.")
+    teams = list(team_list_queryset().filter(league=league)[:PANEL_TEAMS])
+    standings = league_standings(league=league)  # every team, so its length is the number of teams
+    fixtures, results = league_panels(league=league, fixtures=PANEL_SIZE, results=PANEL_SIZE)
+    rules = league.rules
     context = {
         "league": league,
-        "rows": rows,
+        "rows": team_rows(league, teams),
+        "team_total": len(standings),
+        "more_teams": len(standings) > len(teams),
         "is_coach": may_coach_in_league(user, league),
-        "is_commissioner": is_commissioner,
+        "is_commissioner": may_run_league(user, league),  # answered from the viewer's memberships, no query
         "economy": rules.economy,
         "has_challenge_roller": rules.has_challenge_roller,
         # The table starts with the first final result; before it, the teams list above says it all.
-        "standings": standings if any(row["played"] for row in standings) else [],
-        "fixtures": [m for m in matches if m.status != Match.Status.FINAL],
-        "results": [m for m in reversed(matches) if m.status == Match.Status.FINAL],
-        "may_schedule": may_schedule_match(user, league, teams),
-        "reports": report_list(league=league),
+        "standings": standings[:PANEL_TEAMS] if any(row["played"] for row in standings) else [],
+        "more_table": len(standings) > PANEL_TEAMS and any(row["played"] for row in standings),
+        "fixtures": fixtures,
+        "results": results,
+        "more_fixtures": len(fixtures) == PANEL_SIZE,
+        "may_schedule": may_schedule_match(user, league, _viewer_teams(user, league, teams)),
+        "reports": report_list(league=league, limit=PANEL_SIZE),
     }
     return render(request, "league/league_detail.html", context)
+
+
+def list_page(request: HttpRequest, paginator: Paginator):
+    """The `?page=` of a list, or a 404 page for a page that is not one (not a number, 0, past the end)."""
+    try:
+        return paginator.page(request.GET.get("page") or 1)
+    except InvalidPage:
+        raise Http404("No such page.") from None
+
+
+def league_matches(request: HttpRequest, pk: int, *, played: bool) -> HttpResponse:
+    """`/leagues/<id>/results/` (latest first) and `/leagues/<id>/fixtures/` (soonest first), in pages of
+    `LIST_PAGE`: four queries for any page of any league."""
+    league = get_object_or_404(League.objects.only("pk", "name", "ruleset"), pk=pk)
+    matches = league_results(league=league) if played else league_fixtures(league=league)
+    page = list_page(request, Paginator(matches, LIST_PAGE))
+    context = {"league": league, "page": page, "matches": match_lines(page.object_list), "played": played}
+    return render(request, "league/matches.html", context)
+
+
+def league_teams(request: HttpRequest, pk: int) -> HttpResponse:
+    """`/leagues/<id>/teams/`: the league's teams with their rosters, coaches, values and treasuries, by name,
+    in pages of `LIST_PAGE` (five queries for any page)."""
+    league = get_object_or_404(League, pk=pk)
+    page = list_page(request, Paginator(team_list_queryset().filter(league=league), LIST_PAGE))
+    context = {"league": league, "page": page, "rows": team_rows(league, page.object_list)}
+    return render(request, "league/teams.html", {**context, "economy": league.rules.economy})
+
+
+def league_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """`/leagues/<id>/table/`: the whole league table in pages of `LIST_PAGE` rows (the table is read whole:
+    it is one cached computation, not a query per page)."""
+    league = get_object_or_404(League, pk=pk)
+    standings = league_standings(league=league)
+    rows = standings if any(row["played"] for row in standings) else []
+    page = list_page(request, Paginator(rows, LIST_PAGE))
+    context = {"league": league, "page": page, "standings": page.object_list, "table": True}
+    return render(request, "league/teams.html", context)
+
+
+def league_all_results(request: HttpRequest, pk: int) -> HttpResponse:
+    return league_matches(request, pk, played=True)
+
+
+def league_all_fixtures(request: HttpRequest, pk: int) -> HttpResponse:
+    return league_matches(request, pk, played=False)
 
 
 def league_reports(request: HttpRequest, pk: int) -> HttpResponse:
@@ -71,9 +144,11 @@ def league_reports(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"This week's report ({week}) is queued: it appears here in a minute or so.")
         return redirect("league-reports", pk=league.pk)
+    page = list_page(request, Paginator(report_queryset(league=league), LIST_PAGE))
     context = {
         "league": league,
-        "reports": report_list(league=league),
+        "reports": page.object_list,
+        "page": page,
         "is_commissioner": may_run_league(request.user, league),
     }
     return render(request, "league/reports.html", context)

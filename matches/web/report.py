@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from league.selectors import hold_viewer_roles, viewer_roles
 from matches import policy
 from matches.models import Match, MatchTeam
 from matches.selectors import match_report_queryset
@@ -81,17 +82,23 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
     """`/matches/<id>/`, public: the teams, the result, the sections the ruleset declares (players, goals,
     wounds …), each team's post-match log, the rolls, the teams as they stood before the match, and the buttons
     for whoever may act on it."""
-    # The league's memberships come with the match: the buttons' predicates then cost no query each.
-    match = get_object_or_404(match_report_queryset().prefetch_related("league__memberships"), pk=pk)
-    league, user = match.league, request.user
+    # The viewer's roles in the league come with the match (none for a visitor, who may do nothing): the
+    # buttons' predicates then cost no query each, and no other member is read.
+    user = request.user
+    match = get_object_or_404(match_report_queryset().annotate(**viewer_roles(user=user, league="league_id")), pk=pk)
+    hold_viewer_roles(league=match.league, user=user, annotated=match)
+    league = match.league
     rules = league.rules
     sides = list(match.sides.all())
     teams = {s.team_id: s.team for s in sides}
     order = {s.team_id: s.order for s in sides}
     names: dict[int, Player] = {}
     if match.status != Match.Status.SCHEDULED:
-        # Rows, MVPs, goals, squads, potions and wounds name players: one query for all of them.
-        names = {p.pk: p for p in Player.objects.filter(pk__in=_result_player_ids(match.result))}
+        # Rows, MVPs, goals, squads, potions and wounds name players: those without a row of this match
+        # (read with it) in one query — none once the result is final and every named player has his row.
+        names = {row.player_id: row.player for row in match.player_rows.all()}
+        missing = _result_player_ids(match.result) - names.keys()
+        names |= {p.pk: p for p in Player.objects.filter(pk__in=missing)} if missing else {}
     report = Report(
         match=match, sides=sides, teams=teams, order=order, names=names, hr=league.house_rules, pages=rules.pages
     )

@@ -18,7 +18,7 @@ from teams.selectors import (
     player_view,
     race_rosters,
     roster_players,
-    team_queryset,
+    team_sheet_queryset,
     team_state,
 )
 
@@ -63,7 +63,7 @@ def player_cells(player: Player, rules, hr, races: dict, columns) -> list[dict]:
 
 
 def sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
-    team = get_object_or_404(team_queryset(), pk=team_id)
+    team = get_object_or_404(team_sheet_queryset(), pk=team_id)
     rules, hr = team.league.rules, team.league.house_rules
     is_coach = may_coach_team(request.user, team)
     players = roster_players(team=team)
