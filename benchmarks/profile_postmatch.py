@@ -2,7 +2,7 @@
 
 Run on PostgreSQL (the figures that matter):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dugout_postmatch .venv/bin/python benchmarks/profile_postmatch.py
-Options: --teams 400 --players 14 --history 4000 --matches 20 [--cprofile] [--keepdb].
+Options: --teams 400 --players 14 --history 10000 --matches 20 [--cprofile] [--keepdb].
 It builds a throwaway Blitz Bowl league in the test database — two teams through the services, the rest
 copied from them with bulk_create, and `--history` final matches (sides, player rows, rolls, ledger entries,
 completed sequences) — inside a transaction it rolls back, then plays `--matches` matches through the services
@@ -107,7 +107,7 @@ def build_league(*, teams: int, players: int, history: int):
     roster_of = {}
     for team_id, player_id in Player.objects.filter(team__league=league).values_list("team_id", "pk"):
         roster_of.setdefault(team_id, []).append(player_id)
-    # Final matches between the copies (the seeds stay free to play, with no sequence left open).
+    # Final matches between any two teams, the seeds too (their sequences complete), so every team has a history.
     rng = random.Random(12)  # noqa: S311 - a reproducible shape, not a secret
     matches = Match.objects.bulk_create(
         [
@@ -117,10 +117,10 @@ def build_league(*, teams: int, players: int, history: int):
         batch_size=2000,
     )
     sides, rows, rolls, aftermaths, ledger = [], [], [], [], []
-    sequence = {t.pk: len(template_ledger) for t in copies}
-    balance = {t.pk: template_ledger[-1].balance_after for t in copies}
+    sequence = {t.pk: len(template_ledger) for t in all_teams}
+    balance = {t.pk: template_ledger[-1].balance_after for t in all_teams}
     for match in matches:
-        pair = rng.sample(copies, 2)
+        pair = rng.sample(all_teams, 2)
         for order, team in enumerate(pair):
             sides.append(
                 MatchTeam(match=match, team=team, order=order, score=order, outcome="win" if order else "loss")
@@ -183,6 +183,9 @@ def _post(aftermath, team, match_id, step, choices, rolls):
     )
 
 
+sql_log: dict[str, list[dict]] = {}
+
+
 def play_one(league, home, away, commissioner, timings, queries, connection):
     from django.test.utils import CaptureQueriesContext
 
@@ -195,6 +198,7 @@ def play_one(league, home, away, commissioner, timings, queries, connection):
             out = fn()
             timings.setdefault(phase, []).append((time.perf_counter() - started) * 1000)
         queries.setdefault(phase, []).append(len(ctx.captured_queries))
+        sql_log[phase] = ctx.captured_queries
         return out
 
     started = time.perf_counter()
@@ -235,10 +239,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--teams", type=int, default=400)
     parser.add_argument("--players", type=int, default=14)
-    parser.add_argument("--history", type=int, default=4000)
+    parser.add_argument("--history", type=int, default=10000)
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--cprofile", action="store_true")
     parser.add_argument("--keepdb", action="store_true")
+    parser.add_argument(
+        "--sql", action="store_true", help="print each phase's queries of the last match, slowest first"
+    )
     args = parser.parse_args()
 
     import django
@@ -278,6 +285,11 @@ def main() -> int:
                 counts = queries.get(phase)
                 q = f"{max(counts):4d} queries" if counts else ""
                 print(f"  {phase:26} p50 {statistics.median(values):7.1f} ms  p95 {_pct(values, 0.95):7.1f} ms  {q}")
+            if args.sql:
+                for phase, captured in sql_log.items():
+                    print(f"--- {phase}")
+                    for q in sorted(captured, key=lambda q: -float(q["time"]))[:8]:
+                        print(f"  {float(q['time']) * 1000:6.1f} ms  {q['sql'][:300]}")
             if profiler:
                 pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
             transaction.set_rollback(True)

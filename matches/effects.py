@@ -22,9 +22,9 @@ from django.utils.dateparse import parse_datetime
 
 from campaigns import engine
 from campaigns.errors import RuleViolation
-from teams.models import Player, Sponsorship, Team
+from teams.models import Player, Position, Sponsorship, Team
 from teams.selectors import team_queryset, team_state
-from teams.services import ledger_post
+from teams.services import Posting, ledger_post, ledger_post_many
 
 from .models import Aftermath, Match, MatchTeam, PlayerMatch, Prematch
 from .rolls import entered_records, record_rolls
@@ -164,26 +164,31 @@ def result_undo(match: Match, *, user: AbstractBaseUser) -> dict:
 
 def step_effects_apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser) -> list[dict]:
     """Apply a post-match step's effects in order; return the journal that undoes them (`step_effects_undo`).
-    Gil only through the ledger; a refusal rolls the whole step back."""
+    Gil only through the ledger; a refusal rolls the whole step back.
+
+    The effects are applied in order to the rows in memory — the team (locked by the caller) and its players as
+    loaded for the step — then written in bulk: one update of the players, one insert of new players, one of
+    ledger entries (`ledger_post_many`, the same running balances and refusals as one post per entry)."""
     now = timezone.now()
     journal: list[dict] = []
+    postings: list[Posting] = []
+    team_fields: set[str] = set()
+    player_fields: set[str] = set()
+    changed: dict[int, Player] = {}
+    new_players: list[tuple[dict, Player]] = []
+    notes = [e.player_id for e in effects if isinstance(e, engine.MatchRowNote)]
+    rows = {r.player_id: r for r in PlayerMatch.objects.filter(match=match, player_id__in=notes)} if notes else {}
+    players = {p.pk: p for p in team.players.all()} if any(isinstance(e, engine.PlayerUpdate) for e in effects) else {}
     for effect in effects:
         if isinstance(effect, engine.Gil):
-            ledger_post(
-                team=team,
-                amount=effect.amount,
-                kind=effect.kind,
-                reason=effect.reason,
-                user=user,
-                account=effect.account,
-                match_id=match.pk,
-            )
+            postings.append(Posting(effect.amount, effect.kind, effect.reason, effect.account, match.pk))
             journal.append({"type": "gil", "amount": effect.amount, "account": effect.account, "reason": effect.reason})
         elif isinstance(effect, engine.MatchRowNote):
-            row = PlayerMatch.objects.select_for_update().get(match=match, player_id=effect.player_id)
+            row = rows.get(effect.player_id)
+            if row is None:
+                raise PlayerMatch.DoesNotExist(f"player {effect.player_id} has no row in match {match.pk}")
             journal.append({"type": "row", "player": effect.player_id, "before": dict(row.detail)})
             row.detail = {**row.detail, **effect.detail}
-            row.save(update_fields=["detail"])
         elif isinstance(effect, engine.Staff):
             staff = dict(team.staff)
             count = staff.get(effect.item, 0) + effect.delta
@@ -191,44 +196,39 @@ def step_effects_apply(effects: list, *, team: Team, match: Match, user: Abstrac
                 raise RuleViolation(f"The team has no {effect.item.replace('_', ' ')} left to use.")
             staff[effect.item] = count
             team.staff = staff
-            team.save(update_fields=["staff"])
+            team_fields.add("staff")
             journal.append({"type": "staff", "item": effect.item, "delta": effect.delta})
         elif isinstance(effect, engine.FanFactor):
             before = team.fan_factor
             team.fan_factor = max(0, team.fan_factor + effect.delta)
-            team.save(update_fields=["fan_factor"])
+            team_fields.add("fan_factor")
             journal.append({"type": "fan_factor", "delta": team.fan_factor - before})
         elif isinstance(effect, engine.PlayerUpdate):
-            player = Player.objects.select_for_update().get(pk=effect.player_id, team=team)
+            player = players.get(effect.player_id)
+            if player is None:
+                raise Player.DoesNotExist(f"player {effect.player_id} is not on {team.name}")
             journal.append({"type": "player", "id": player.pk, "before": _player_state(player)})
-            if effect.status:
-                player.status = effect.status
-            skills = [s for s in player.skills if s not in effect.skills_remove]
-            player.skills = skills + [s for s in effect.skills_add if s not in skills]
-            attributes = dict(player.attributes)
-            for key, delta in effect.attribute_deltas.items():
-                attributes[key] = attributes.get(key, 0) + delta
-            player.attributes = attributes
-            player.value += effect.value_delta
-            player.abilities = list(player.abilities) + [a for a in effect.abilities_add if a not in player.abilities]
-            for key, value in effect.fields.items():
-                setattr(player, key, value)
-            if effect.leaves:
-                player.left_at = now
-                player.role = ""
-            player.save()
+            _player_update(player, effect, now)
+            changed[player.pk] = player
+            player_fields.update(PLAYER_UPDATE_FIELDS, effect.fields)
         elif isinstance(effect, engine.NewPlayer):
-            position = team.roster.positions.get(key=effect.position)
-            created = Player.objects.create(
-                team=team,
-                position=position,
-                name=effect.name,
-                status=effect.status,
-                attributes=dict(position.attributes),
-                skills=list(position.skills) + [s for s in effect.skills_add if s not in position.skills],
-                value=position.cost,
+            position = _position(team, effect.position)
+            entry = {"type": "new_player", "id": None}
+            journal.append(entry)
+            new_players.append(
+                (
+                    entry,
+                    Player(
+                        team=team,
+                        position=position,
+                        name=effect.name,
+                        status=effect.status,
+                        attributes=dict(position.attributes),
+                        skills=list(position.skills) + [s for s in effect.skills_add if s not in position.skills],
+                        value=position.cost,
+                    ),
+                )
             )
-            journal.append({"type": "new_player", "id": created.pk})
         elif isinstance(effect, engine.SponsorshipGained):
             created = Sponsorship.objects.create(team=team, name=effect.name)
             journal.append({"type": "sponsorship_gained", "id": created.pk})
@@ -239,10 +239,50 @@ def step_effects_apply(effects: list, *, team: Team, match: Match, user: Abstrac
             journal.append({"type": "residency", "before": [team.home_stadium_id, team.owns_stadium]})
             team.home_stadium_id = effect.stadium_id
             team.owns_stadium = effect.owned if effect.stadium_id else False
-            team.save(update_fields=["home_stadium", "owns_stadium"])
+            team_fields.update(("home_stadium", "owns_stadium"))
         else:  # pragma: no cover - a new effect type must be taught here
             raise TypeError(f"unknown effect {effect!r}")
+    if changed:
+        Player.objects.bulk_update(changed.values(), sorted(player_fields))
+    if new_players:
+        created = Player.objects.bulk_create([p for _, p in new_players])
+        for (entry, _), player in zip(new_players, created, strict=True):
+            entry["id"] = player.pk
+    if rows:
+        PlayerMatch.objects.bulk_update(rows.values(), ["detail"])
+    if team_fields:
+        team.save(update_fields=sorted(team_fields))
+    ledger_post_many(team=team, postings=postings, user=user)
     return journal
+
+
+#: The player fields a PlayerUpdate may change (beyond its own `fields`).
+PLAYER_UPDATE_FIELDS = ("status", "skills", "attributes", "value", "abilities", "left_at", "role")
+
+
+def _player_update(player: Player, effect: engine.PlayerUpdate, now) -> None:
+    if effect.status:
+        player.status = effect.status
+    skills = [s for s in player.skills if s not in effect.skills_remove]
+    player.skills = skills + [s for s in effect.skills_add if s not in skills]
+    attributes = dict(player.attributes)
+    for key, delta in effect.attribute_deltas.items():
+        attributes[key] = attributes.get(key, 0) + delta
+    player.attributes = attributes
+    player.value += effect.value_delta
+    player.abilities = list(player.abilities) + [a for a in effect.abilities_add if a not in player.abilities]
+    for key, value in effect.fields.items():
+        setattr(player, key, value)
+    if effect.leaves:
+        player.left_at = now
+        player.role = ""
+
+
+def _position(team: Team, key: str) -> Position:
+    for position in team.roster.positions.all():
+        if position.key == key:
+            return position
+    raise Position.DoesNotExist(f"{key!r} is not a position of {team.roster.key}")
 
 
 def _player_state(player: Player) -> dict:

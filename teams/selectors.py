@@ -39,6 +39,24 @@ def team_queryset() -> QuerySet[Team]:
     )
 
 
+def team_step_queryset() -> QuerySet[Team]:
+    """A team as a post-match step or a confirmation reads it: its balances, roster positions, players and
+    sponsorships in a fixed number of queries — and not the players' injury history (team_queryset's per-match
+    rows grow with every match played; a step never reads them)."""
+    return (
+        Team.objects.select_related("league", "coach", "roster", "home_stadium")
+        .annotate(
+            treasury=_latest_balance(LedgerEntry.Account.TREASURY),
+            stadium_fund=_latest_balance(LedgerEntry.Account.STADIUM_FUND),
+        )
+        .prefetch_related(
+            Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
+            Prefetch("players", queryset=Player.objects.select_related("position").order_by("number", "id")),
+            "sponsorships",
+        )
+    )
+
+
 # A player's injuries are facts of the matches he played: the per-match rows the matches app keeps, a layer
 # above teams (league/layers.py). Teams never imports matches; MatchesConfig.ready() lends its reader here
 # (docs/decisions.md, 2026-12-01 "Imports between the domain apps run one way").
