@@ -16,14 +16,13 @@ A rejection undoes nothing: a submitted result has applied nothing yet. The call
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from campaigns import engine
 from campaigns.errors import RuleViolation
 from teams.models import Player, Position, Sponsorship, Team
-from teams.selectors import team_queryset, team_state
+from teams.selectors import team_state, team_step_queryset
 from teams.services import Posting, ledger_post, ledger_post_many
 
 from .models import Aftermath, Match, MatchTeam, PlayerMatch, Prematch
@@ -32,8 +31,12 @@ from .rolls import entered_records, record_rolls
 #: Ruleset-tracked player fields kept in a team's pre-match snapshot.
 SNAPSHOT_FIELDS = ("goal_points", "abilities", "role", "wounds", "armour_used", "matches_survived", "elite")
 
+#: A side's fields a final result sets.
+SIDE_FIELDS = ["snapshot", "score", "casualties_inflicted", "conceded", "conceded_early", "fame", "placing"]
+SIDE_FIELDS += ["eliminations", "mvp", "outcome", "league_points"]
+
 #: Running totals a correction puts back as they stood before the result was final.
-JOURNALED_COUNTERS = ("spp", "goal_points")
+JOURNALED_COUNTERS = COUNTERS = ("spp", "goal_points")
 
 #: A player's match row as the correction history keeps it.
 ROW_FIELDS = (
@@ -62,7 +65,7 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
     rules, hr = league.rules, league.house_rules
     result = match.result
     team_ids = sorted(s.team_id for s in sides)
-    teams = {t.pk: t for t in team_queryset().filter(pk__in=team_ids)}
+    teams = {t.pk: t for t in team_step_queryset().filter(pk__in=team_ids)}
     by_team = {t["team"]: t for t in result["teams"]}
     # A completed pre-match sequence settled the FAME (it wins over any entered with the result).
     prematch = Prematch.objects.filter(match=match, complete=True).first()
@@ -89,7 +92,7 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
         side.league_points = rules.league_points(
             outcome=side.outcome, kind=match.kind, hr=hr, event=match.event, placing=side.placing
         )
-        side.save()
+    MatchTeam.objects.bulk_update(sides, SIDE_FIELDS)
     # Per-player rows, SPP and injuries.
     rows_by_player = {r["player"]: r for r in result.get("players", [])}
     mvps = {}
@@ -97,20 +100,23 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
         if side.mvp_id:
             mvps[side.mvp_id] = 2 if conceding_mvp_to.get(side.team_id) else 1
     involved = set(rows_by_player) | set(mvps)
-    # Remember how every player of the match's teams stood, so `result_undo` can put them back.
+    # The players of both teams as loaded with them (rows locked with their teams), changed in memory and
+    # written in one update: the journal first, so `result_undo` can put them back.
+    roster = {p.pk: p for t in teams.values() for p in t.players.all() if p.left_at is None}
     match.journal = {
         "players": {
-            str(p.pop("pk")): p
-            for p in Player.objects.filter(team_id__in=team_ids, left_at__isnull=True).values(
-                "pk", "status", "attributes", *JOURNALED_COUNTERS
-            )
+            str(p.pk): {"status": p.status, "attributes": dict(p.attributes), **{c: getattr(p, c) for c in COUNTERS}}
+            for p in roster.values()
         }
     }
     # Players who missed this match have served it (R: miss-next-match lasts exactly one match).
-    Player.objects.filter(team_id__in=team_ids, status=Player.Status.MISS_NEXT_MATCH, left_at__isnull=True).update(
-        status=Player.Status.ACTIVE
-    )
-    players = {p.pk: p for p in Player.objects.filter(pk__in=involved)}
+    changed = {}
+    for player in roster.values():
+        if player.status == Player.Status.MISS_NEXT_MATCH:
+            player.status = Player.Status.ACTIVE
+            changed[player.pk] = player
+    others = set(involved) - set(roster)
+    players = {**roster, **({p.pk: p for p in Player.objects.filter(pk__in=others)} if others else {})}
     new_rows = []
     for player_id in involved:
         player = players[player_id]
@@ -121,9 +127,12 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
         if rules.injuries_at_confirm:
             _apply_injury(player, row.get("injury", ""), row.get("injury_detail", ""))
         # The player's running totals (SPP, Goal Points) are the sums of his rows.
-        totals = {counter: F(counter) + row[counter] for counter in rules.counters if row.get(counter)}
-        if totals:
-            Player.objects.filter(pk=player_id).update(**totals)
+        for counter in rules.counters:
+            if row.get(counter):
+                setattr(player, counter, getattr(player, counter) + row[counter])
+        changed[player.pk] = player
+    if changed:
+        Player.objects.bulk_update(changed.values(), ["status", "role", "attributes", *JOURNALED_COUNTERS])
     PlayerMatch.objects.bulk_create(new_rows)
     # Dice rolled at the table for the match itself (e.g. weather, fans) join the roll log.
     record_rolls(
@@ -380,12 +389,13 @@ def _snapshot(team: Team, rules, hr) -> dict:
 def _apply_injury(player: Player, injury: str, detail: str) -> None:
     """R/H: miss_next_match → misses exactly the next match; stat_loss → −1 to the stat; dead → dead
     (removed to the memorial at Hire and Fire); badly_hurt and niggling leave no status change.
-    (Undone with the rest of the player by `result_undo`, from the journal.)"""
+    (Changes `player` in memory, written with the other players; undone by `result_undo`, from the journal.)"""
     if injury == "miss_next_match":
-        Player.objects.filter(pk=player.pk).update(status=Player.Status.MISS_NEXT_MATCH)
+        player.status = Player.Status.MISS_NEXT_MATCH
     elif injury == "dead":
-        Player.objects.filter(pk=player.pk).update(status=Player.Status.DEAD, role="")
+        player.status = Player.Status.DEAD
+        player.role = ""
     elif injury == "stat_loss" and detail:
-        attributes = dict(Player.objects.get(pk=player.pk).attributes)
+        attributes = dict(player.attributes)
         attributes[detail] = max(1, attributes.get(detail, 1) - 1)
-        Player.objects.filter(pk=player.pk).update(attributes=attributes)
+        player.attributes = attributes

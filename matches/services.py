@@ -88,43 +88,29 @@ def _check_consecutive(league: League, pair: list[int], limit: int) -> None:
             )
 
 
-def _rosters(match: Match) -> dict[int, dict[int, str]]:
-    players = Player.objects.filter(team__match_sides__match=match, left_at__isnull=True).values_list(
-        "team_id", "pk", "status"
-    )
-    rosters: dict[int, dict[int, str]] = {side.team_id: {} for side in match.sides.all()}
-    for team_id, player_id, status in players:
-        rosters[team_id][player_id] = status
-    return rosters
-
-
-def _result_context(match: Match) -> dict:
-    """What a result format needs beyond the rosters: the Tests to win, each team's support stock (ElfBall
-    potions) and each player's attributes and abilities (a lasting injury's attribute must be a highest one)."""
+def _rosters_and_context(match: Match) -> tuple[dict[int, dict[int, str]], dict]:
+    """The match's rosters (each team's players not gone, by status) and what a result format needs beyond them:
+    the Tests to win, each team's support stock (ElfBall potions) and each player's attributes and abilities (a
+    lasting injury's attribute must be a highest one) — from one query of the sides and one of the players."""
     sides = list(match.sides.select_related("team"))
     players = Player.objects.filter(team__match_sides__match=match, left_at__isnull=True).values(
-        "pk", "attributes", "abilities", "role", "elite"
+        "team_id", "pk", "status", "attributes", "abilities", "role", "elite"
     )
-    return {
-        "tests_to_win": match.tests_to_win,
-        "stock": {side.team_id: dict(side.team.staff) for side in sides},
-        "players": {
-            p["pk"]: {
-                "attributes": p["attributes"],
-                "abilities": p["abilities"],
-                "role": p["role"],
-                "elite": p["elite"],
-            }
-            for p in players
-        },
-    }
+    rosters: dict[int, dict[int, str]] = {side.team_id: {} for side in sides}
+    stock = {side.team_id: dict(side.team.staff) for side in sides}
+    context: dict = {"tests_to_win": match.tests_to_win, "stock": stock, "players": {}}
+    for p in players:
+        rosters[p["team_id"]][p["pk"]] = p["status"]
+        context["players"][p["pk"]] = {k: p[k] for k in ("attributes", "abilities", "role", "elite")}
+    return rosters, context
 
 
 def parse_match_result(match: Match, body: object) -> dict:
     """The result as the league's ruleset validates it against the match's rosters as they stand now, with
     the dice rolled at the table (given in the result's own entries or under `rolls`) checked and gathered."""
     rules, hr = match.league.rules, match.league.house_rules
-    result = rules.parse_result(body, rosters=_rosters(match), event=match.event, hr=hr, context=_result_context(match))
+    rosters, context = _rosters_and_context(match)
+    result = rules.parse_result(body, rosters=rosters, event=match.event, hr=hr, context=context)
     catalogue = rules.roll_catalogue(hr)
     rolls = {key: list(values) for key, values in result.get("rolls", {}).items()}
     for key, values in check_entered(body.get("rolls") if isinstance(body, dict) else None, catalogue).items():
