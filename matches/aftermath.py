@@ -19,11 +19,10 @@ from campaigns.dice import Dice, RollRecord, check_entered
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
 from teams.models import Team
-from teams.selectors import player_view, team_races, team_state, team_step_queryset
+from teams.selectors import player_view, team_players_reload, team_races, team_state, team_step_queryset
 
 from . import policy
 from .effects import step_effects_apply
-from .locks import lock_teams
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
 from .rolls import record_rolls
 
@@ -114,9 +113,9 @@ def aftermath_post(
     if choices is not None and not isinstance(choices, dict):
         raise RuleViolation("choices must be an object.", field="choices")
     with transaction.atomic():
-        # The unit of work: the team's row lock, then the team loaded once, as the step reads it.
-        lock_teams([team_id])
-        team = team_step_queryset().get(pk=team_id)
+        # The unit of work: the team's row locked and loaded once, as the step reads it (the lock on its row
+        # alone: PostgreSQL refuses FOR UPDATE on the nullable side of the stadium's outer join).
+        team = team_step_queryset().select_for_update(of=("self",)).get(pk=team_id)
         aftermath = (
             Aftermath.objects.select_for_update(of=("self",))
             .select_related("match__league", "match__stadium")
@@ -176,8 +175,9 @@ def aftermath_post(
         aftermath.step_index += 1
         if aftermath.step_index >= len(steps):
             aftermath.complete = True
-            # The players as the steps left them (their changes were written row by row, not to `team`).
-            tv = rules.team_value(team_state(team=team_step_queryset().get(pk=team.pk)), hr)
+            # The players as this step left them (one query; the balances were kept true by the effects).
+            team_players_reload(team=team)
+            tv = rules.team_value(team_state(team=team), hr)
             if tv is not None:
                 aftermath.log[-1]["lines"].append(
                     f"Team Value recorded: {fmt_gil(tv) if rules.economy == 'gil' else tv}."

@@ -25,7 +25,7 @@ from teams.models import Player, Position, Sponsorship, Team
 from teams.selectors import team_state, team_step_queryset
 from teams.services import Posting, ledger_post, ledger_post_many
 
-from .models import Aftermath, Match, MatchTeam, PlayerMatch, Prematch
+from .models import Aftermath, Match, MatchTeam, PlayerMatch
 from .rolls import entered_records, record_rolls
 
 #: Ruleset-tracked player fields kept in a team's pre-match snapshot.
@@ -65,11 +65,11 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
     rules, hr = league.rules, league.house_rules
     result = match.result
     team_ids = sorted(s.team_id for s in sides)
-    teams = {t.pk: t for t in team_step_queryset().filter(pk__in=team_ids)}
+    teams = {t.pk: t for t in team_step_queryset(sponsorships=False).filter(pk__in=team_ids)}
     by_team = {t["team"]: t for t in result["teams"]}
     # A completed pre-match sequence settled the FAME (it wins over any entered with the result).
-    prematch = Prematch.objects.filter(match=match, complete=True).first()
-    fame = prematch.fame if prematch is not None and rules.fame_from_prematch else {}
+    prematch = getattr(match, "prematch", None)  # (None when it has none: that error is an AttributeError)
+    fame = prematch.fame if prematch is not None and prematch.complete and rules.fame_from_prematch else {}
     conceding_mvp_to = {}
     for line in result["teams"]:
         if line.get("conceded") and not line.get("conceded_early"):
@@ -261,7 +261,8 @@ def step_effects_apply(effects: list, *, team: Team, match: Match, user: Abstrac
         PlayerMatch.objects.bulk_update(rows.values(), ["detail"])
     if team_fields:
         team.save(update_fields=sorted(team_fields))
-    ledger_post_many(team=team, postings=postings, user=user)
+    for entry in ledger_post_many(team=team, postings=postings, user=user):
+        setattr(team, entry.account, entry.balance_after)  # the annotated balances stay true for the step's caller
     return journal
 
 

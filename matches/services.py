@@ -15,7 +15,7 @@ from teams.models import Player, Team
 
 from . import effects, lifecycle, policy
 from .locks import lock_teams
-from .models import Aftermath, Match, MatchTeam, Prematch
+from .models import Aftermath, Match, MatchTeam
 
 
 def match_schedule(
@@ -88,11 +88,11 @@ def _check_consecutive(league: League, pair: list[int], limit: int) -> None:
             )
 
 
-def _rosters_and_context(match: Match) -> tuple[dict[int, dict[int, str]], dict]:
+def _rosters_and_context(match: Match, sides: list[MatchTeam] | None) -> tuple[dict[int, dict[int, str]], dict]:
     """The match's rosters (each team's players not gone, by status) and what a result format needs beyond them:
     the Tests to win, each team's support stock (ElfBall potions) and each player's attributes and abilities (a
     lasting injury's attribute must be a highest one) — from one query of the sides and one of the players."""
-    sides = list(match.sides.select_related("team"))
+    sides = list(match.sides.select_related("team")) if sides is None else sides
     players = Player.objects.filter(team__match_sides__match=match, left_at__isnull=True).values(
         "team_id", "pk", "status", "attributes", "abilities", "role", "elite"
     )
@@ -105,11 +105,12 @@ def _rosters_and_context(match: Match) -> tuple[dict[int, dict[int, str]], dict]
     return rosters, context
 
 
-def parse_match_result(match: Match, body: object) -> dict:
+def parse_match_result(match: Match, body: object, *, sides: list[MatchTeam] | None = None) -> dict:
     """The result as the league's ruleset validates it against the match's rosters as they stand now, with
-    the dice rolled at the table (given in the result's own entries or under `rolls`) checked and gathered."""
+    the dice rolled at the table (given in the result's own entries or under `rolls`) checked and gathered.
+    `sides`: the match's sides with their teams, when the caller holds them already."""
     rules, hr = match.league.rules, match.league.house_rules
-    rosters, context = _rosters_and_context(match)
+    rosters, context = _rosters_and_context(match, sides)
     result = rules.parse_result(body, rosters=rosters, event=match.event, hr=hr, context=context)
     catalogue = rules.roll_catalogue(hr)
     rolls = {key: list(values) for key, values in result.get("rolls", {}).items()}
@@ -136,16 +137,16 @@ def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) 
     return match
 
 
-def _validated_result(match: Match, teams: list[Team], body: object) -> dict:
+def _validated_result(match: Match, teams: list[Team], body: object, sides: list[MatchTeam] | None = None) -> dict:
     """The result as the league's ruleset validates it against the rosters as they stand now, with any dice
     rolled at the table for it (e.g. weather, fans) checked against the roll catalogue."""
     if Aftermath.objects.filter(team__in=teams, complete=False).exclude(match=match).exists():
         raise RuleViolation("A team of this match has not finished its previous post-match sequence.")
-    started = Prematch.objects.filter(match=match, complete=False).first()
-    if started is not None and match.league.rules.fame_from_prematch:
+    started = getattr(match, "prematch", None)  # (loaded with the match by confirm)
+    if started is not None and not started.complete and match.league.rules.fame_from_prematch:
         step = match.league.rules.prematch_steps[started.step_index]
         raise RuleViolation(f"Finish the pre-match sequence first: it is at {step.title}.")
-    return parse_match_result(match, body)
+    return parse_match_result(match, body, sides=sides)
 
 
 def match_reject(*, user: AbstractBaseUser, match_id: int) -> Match:
@@ -167,7 +168,7 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
     """The other coach (or the commissioner) confirms: the result is final, each team's snapshot is taken,
     per-player rows written, injuries applied, and each team's post-match sequence opens."""
     with transaction.atomic():
-        match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
+        match = Match.objects.select_for_update(of=("self",)).select_related("league", "prematch").get(pk=match_id)
         sides = list(match.sides.select_related("team"))
         lifecycle.next_status(match.status, lifecycle.Action.CONFIRM)  # refused before anything else is asked
         if user.pk == match.submitted_by_id:
@@ -180,7 +181,7 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
         # (a player killed there cannot have scored here; a team's next result waits for its sequence).
         lock_teams([s.team_id for s in sides])
         # (Results entered before the body was kept are checked in their stored, normalised form.)
-        match.result = _validated_result(match, [s.team for s in sides], match.result_body or match.result)
+        match.result = _validated_result(match, [s.team for s in sides], match.result_body or match.result, sides)
         lifecycle.transition(match, lifecycle.Action.CONFIRM)
         effects.result_apply(match, sides)
         match.confirmed_by = user

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Value
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Value, prefetch_related_objects
 from django.db.models.functions import Coalesce
 
 from campaigns.engine import PlayerView
 from campaigns.rulesets.base import PlayerState, TeamState
 
-from .models import LedgerEntry, Player, Position, Roster, Team
+from .models import LedgerEntry, Player, Position, Roster, Sponsorship, Team
 
 
 def _latest_balance(account: str) -> Coalesce:
@@ -39,11 +39,11 @@ def team_queryset() -> QuerySet[Team]:
     )
 
 
-def team_step_queryset() -> QuerySet[Team]:
+def team_step_queryset(*, sponsorships: bool = True) -> QuerySet[Team]:
     """A team as a post-match step or a confirmation reads it: its balances, roster positions, players and
-    sponsorships in a fixed number of queries — and not the players' injury history (team_queryset's per-match
-    rows grow with every match played; a step never reads them)."""
-    return (
+    (unless told not to) sponsorships in a fixed number of queries — and not the players' injury history
+    (team_queryset's per-match rows grow with every match played; a step never reads them)."""
+    teams = (
         Team.objects.select_related("league", "coach", "roster", "home_stadium")
         .annotate(
             treasury=_latest_balance(LedgerEntry.Account.TREASURY),
@@ -51,10 +51,25 @@ def team_step_queryset() -> QuerySet[Team]:
         )
         .prefetch_related(
             Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
-            Prefetch("players", queryset=Player.objects.select_related("position").order_by("number", "id")),
-            "sponsorships",
+            Prefetch("players", queryset=_players_in_order()),
         )
     )
+    # (Ordered by date alone: the model's default order starts with the team, a join to the league's name.)
+    return (
+        teams.prefetch_related(Prefetch("sponsorships", queryset=Sponsorship.objects.order_by("gained_at", "id")))
+        if sponsorships
+        else teams
+    )
+
+
+def _players_in_order() -> QuerySet[Player]:
+    return Player.objects.select_related("position").order_by("number", "id")
+
+
+def team_players_reload(*, team: Team) -> None:
+    """Read the team's players again into its prefetched list (one query), after a write changed them."""
+    getattr(team, "_prefetched_objects_cache", {}).pop("players", None)
+    prefetch_related_objects([team], Prefetch("players", queryset=_players_in_order()))
 
 
 # A player's injuries are facts of the matches he played: the per-match rows the matches app keeps, a layer
