@@ -80,8 +80,10 @@ def _check_consecutive(league: League, pair: list[int], limit: int) -> None:
         recent = list(recent)
         if len(recent) < limit:
             continue
-        opponents = MatchTeam.objects.filter(match_id__in=recent).exclude(team_id=team_id)
-        if all(m.team_id == other for m in opponents) and opponents.count() == limit:
+        opponents = list(
+            MatchTeam.objects.filter(match_id__in=recent).exclude(team_id=team_id).values_list("team_id", flat=True)
+        )
+        if len(opponents) == limit and all(t == other for t in opponents):
             raise RuleViolation(
                 f"These teams have met {limit} times in a row: a third consecutive match is not allowed.",
                 field="teams",
