@@ -2,11 +2,13 @@
 
 Run on PostgreSQL (the figures that matter):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dugout_postmatch .venv/bin/python benchmarks/profile_postmatch.py
-Options: --teams 400 --players 14 --history 10000 --matches 20 [--cprofile] [--keepdb].
-It builds a throwaway Blitz Bowl league in the test database — two teams through the services, the rest
-copied from them with bulk_create, and `--history` final matches (sides, player rows, rolls, ledger entries,
-completed sequences) — inside a transaction it rolls back, then plays `--matches` matches through the services
-and prints p50/p95 milliseconds and query counts per phase. `--cprofile` prints the hottest functions.
+Options: --teams 400 --players 14 --history 10000 --matches 20 [--sql] [--cprofile] [--keepdb].
+It builds a throwaway Blitz Bowl league in the test database — four teams through the services, the rest
+copied from them with bulk_create, and `--history` final matches (sides, player rows, ledger entries, completed
+sequences; no roll log: the post-match path only appends to it, and `record_rolls` is its one writer) —
+inside a transaction it rolls back, then plays `--matches` matches through the services and prints p50/p95
+milliseconds and query counts per phase. `--sql` prints each phase's slowest queries of the last match,
+`--cprofile` the hottest functions.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ def build_league(*, teams: int, players: int, history: int):
     from django.contrib.auth import get_user_model
 
     from league.models import Membership
-    from matches.models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
+    from matches.models import Aftermath, Match, MatchTeam, PlayerMatch
     from teams.models import LedgerEntry, Player, Team
     from tests.factories import LeagueFactory, TeamFactory, UserFactory, hire
 
@@ -116,7 +118,7 @@ def build_league(*, teams: int, players: int, history: int):
         ],
         batch_size=2000,
     )
-    sides, rows, rolls, aftermaths, ledger = [], [], [], [], []
+    sides, rows, aftermaths, ledger = [], [], [], []
     sequence = {t.pk: len(template_ledger) for t in all_teams}
     balance = {t.pk: template_ledger[-1].balance_after for t in all_teams}
     for match in matches:
@@ -131,28 +133,6 @@ def build_league(*, teams: int, players: int, history: int):
             if hurt != scorer:
                 rows.append(PlayerMatch(match=match, team=team, player_id=hurt, injury="badly_hurt"))
             aftermaths.append(Aftermath(match=match, team=team, step_index=5, complete=True))
-            rolls += [
-                Roll(
-                    league=league,
-                    match=match,
-                    team=team,
-                    step="fortune",
-                    key="winnings",
-                    expression="d6",
-                    values=[3],
-                    entered=True,
-                ),
-                Roll(
-                    league=league,
-                    match=match,
-                    team=team,
-                    step="prepare",
-                    key="expensive_mistakes",
-                    expression="d6",
-                    values=[6],
-                    entered=True,
-                ),
-            ]
             sequence[team.pk] += 1
             balance[team.pk] += 3000
             ledger.append(
@@ -169,7 +149,6 @@ def build_league(*, teams: int, players: int, history: int):
     for model, objs in (
         (MatchTeam, sides),
         (PlayerMatch, rows),
-        (Roll, rolls),
         (Aftermath, aftermaths),
         (LedgerEntry, ledger),
     ):
