@@ -35,6 +35,9 @@ SNAPSHOT_FIELDS = ("goal_points", "abilities", "role", "wounds", "armour_used", 
 SIDE_FIELDS = ["snapshot", "score", "casualties_inflicted", "conceded", "conceded_early", "fame", "placing"]
 SIDE_FIELDS += ["eliminations", "mvp", "outcome", "league_points"]
 
+#: The player fields a PlayerUpdate may change (beyond its own `fields`).
+PLAYER_UPDATE_FIELDS = ("status", "skills", "attributes", "value", "abilities", "left_at", "role")
+
 #: Running totals a correction puts back as they stood before the result was final.
 JOURNALED_COUNTERS = COUNTERS = ("spp", "goal_points")
 
@@ -175,9 +178,8 @@ def step_effects_apply(effects: list, *, team: Team, match: Match, user: Abstrac
     """Apply a post-match step's effects in order; return the journal that undoes them (`step_effects_undo`).
     Gil only through the ledger; a refusal rolls the whole step back.
 
-    The effects are applied in order to the rows in memory — the team (locked by the caller) and its players as
-    loaded for the step — then written in bulk: one update of the players, one insert of new players, one of
-    ledger entries (`ledger_post_many`, the same running balances and refusals as one post per entry)."""
+    Applied in order to the rows in memory (the locked team and its players as the step loaded them), then
+    written in bulk: players, new players, ledger entries (`ledger_post_many`: balances as one post each)."""
     now = timezone.now()
     journal: list[dict] = []
     postings: list[Posting] = []
@@ -264,10 +266,6 @@ def step_effects_apply(effects: list, *, team: Team, match: Match, user: Abstrac
     for entry in ledger_post_many(team=team, postings=postings, user=user):
         setattr(team, entry.account, entry.balance_after)  # the annotated balances stay true for the step's caller
     return journal
-
-
-#: The player fields a PlayerUpdate may change (beyond its own `fields`).
-PLAYER_UPDATE_FIELDS = ("status", "skills", "attributes", "value", "abilities", "left_at", "role")
 
 
 def _player_update(player: Player, effect: engine.PlayerUpdate, now) -> None:
