@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 
 from campaigns import engine
 from campaigns.dice import Dice, RollRecord, check_entered
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
 from teams.models import Team
-from teams.selectors import player_view, team_queryset, team_races, team_state
-from teams.services import team_locked
+from teams.selectors import player_view, team_players_reload, team_races, team_state, team_step_queryset
 
 from . import policy
 from .effects import step_effects_apply
@@ -112,7 +112,10 @@ def aftermath_post(
     """Run `step` of the team's post-match sequence (the current one), resuming a pending decision."""
     if choices is not None and not isinstance(choices, dict):
         raise RuleViolation("choices must be an object.", field="choices")
-    with team_locked(team_id=team_id) as team:
+    with transaction.atomic():
+        # The unit of work: the team's row locked and loaded once, as the step reads it (the lock on its row
+        # alone: PostgreSQL refuses FOR UPDATE on the nullable side of the stadium's outer join).
+        team = team_step_queryset().select_for_update(of=("self",)).get(pk=team_id)
         aftermath = (
             Aftermath.objects.select_for_update(of=("self",))
             .select_related("match__league", "match__stadium")
@@ -139,7 +142,7 @@ def aftermath_post(
         prior = [RollRecord.from_dict(r) for r in pending.get("rolls", [])]
         dice = Dice(catalogue=catalogue, entered=entered, prior=prior)
         ctx = engine.StepContext(
-            team=_view_for(team),
+            team=_team_view(team),
             match=_match_view(match, team),
             hr=hr,
             dice=dice,
@@ -172,7 +175,9 @@ def aftermath_post(
         aftermath.step_index += 1
         if aftermath.step_index >= len(steps):
             aftermath.complete = True
-            tv = rules.team_value(team_state(team=team_queryset().get(pk=team.pk)), hr)
+            # The players as this step left them (one query; the balances were kept true by the effects).
+            team_players_reload(team=team)
+            tv = rules.team_value(team_state(team=team), hr)
             if tv is not None:
                 aftermath.log[-1]["lines"].append(
                     f"Team Value recorded: {fmt_gil(tv) if rules.economy == 'gil' else tv}."
@@ -184,11 +189,11 @@ def aftermath_post(
 
 def _view_for(team: Team) -> engine.TeamView:
     """The team as the step reads it, loaded fresh (balances annotated, players and sponsorships prefetched)."""
-    return _team_view(team_queryset().get(pk=team.pk))
+    return _team_view(team_step_queryset().get(pk=team.pk))
 
 
 def _match_view(match: Match, team: Team) -> engine.MatchView:
-    sides = list(match.sides.select_related("team"))
+    sides = list(match.sides.all())
     us = next(s for s in sides if s.team_id == team.pk)
     them = [s for s in sides if s.team_id != team.pk]
     rows = {

@@ -16,24 +16,30 @@ A rejection undoes nothing: a submitted result has applied nothing yet. The call
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from campaigns import engine
 from campaigns.errors import RuleViolation
-from teams.models import Player, Sponsorship, Team
-from teams.selectors import team_queryset, team_state
-from teams.services import ledger_post
+from teams.models import Player, Position, Sponsorship, Team
+from teams.selectors import team_state, team_step_queryset
+from teams.services import Posting, ledger_post, ledger_post_many
 
-from .models import Aftermath, Match, MatchTeam, PlayerMatch, Prematch
+from .models import Aftermath, Match, MatchTeam, PlayerMatch
 from .rolls import entered_records, record_rolls
 
 #: Ruleset-tracked player fields kept in a team's pre-match snapshot.
 SNAPSHOT_FIELDS = ("goal_points", "abilities", "role", "wounds", "armour_used", "matches_survived", "elite")
 
+#: A side's fields a final result sets.
+SIDE_FIELDS = ["snapshot", "score", "casualties_inflicted", "conceded", "conceded_early", "fame", "placing"]
+SIDE_FIELDS += ["eliminations", "mvp", "outcome", "league_points"]
+
+#: The player fields a PlayerUpdate may change (beyond its own `fields`).
+PLAYER_UPDATE_FIELDS = ("status", "skills", "attributes", "value", "abilities", "left_at", "role")
+
 #: Running totals a correction puts back as they stood before the result was final.
-JOURNALED_COUNTERS = ("spp", "goal_points")
+JOURNALED_COUNTERS = COUNTERS = ("spp", "goal_points")
 
 #: A player's match row as the correction history keeps it.
 ROW_FIELDS = (
@@ -62,11 +68,11 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
     rules, hr = league.rules, league.house_rules
     result = match.result
     team_ids = sorted(s.team_id for s in sides)
-    teams = {t.pk: t for t in team_queryset().filter(pk__in=team_ids)}
+    teams = {t.pk: t for t in team_step_queryset(sponsorships=False).filter(pk__in=team_ids)}
     by_team = {t["team"]: t for t in result["teams"]}
     # A completed pre-match sequence settled the FAME (it wins over any entered with the result).
-    prematch = Prematch.objects.filter(match=match, complete=True).first()
-    fame = prematch.fame if prematch is not None and rules.fame_from_prematch else {}
+    prematch = getattr(match, "prematch", None)  # (None when it has none: that error is an AttributeError)
+    fame = prematch.fame if prematch is not None and prematch.complete and rules.fame_from_prematch else {}
     conceding_mvp_to = {}
     for line in result["teams"]:
         if line.get("conceded") and not line.get("conceded_early"):
@@ -89,7 +95,7 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
         side.league_points = rules.league_points(
             outcome=side.outcome, kind=match.kind, hr=hr, event=match.event, placing=side.placing
         )
-        side.save()
+    MatchTeam.objects.bulk_update(sides, SIDE_FIELDS)
     # Per-player rows, SPP and injuries.
     rows_by_player = {r["player"]: r for r in result.get("players", [])}
     mvps = {}
@@ -97,20 +103,23 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
         if side.mvp_id:
             mvps[side.mvp_id] = 2 if conceding_mvp_to.get(side.team_id) else 1
     involved = set(rows_by_player) | set(mvps)
-    # Remember how every player of the match's teams stood, so `result_undo` can put them back.
+    # The players of both teams as loaded with them (rows locked with their teams), changed in memory and
+    # written in one update: the journal first, so `result_undo` can put them back.
+    roster = {p.pk: p for t in teams.values() for p in t.players.all() if p.left_at is None}
     match.journal = {
         "players": {
-            str(p.pop("pk")): p
-            for p in Player.objects.filter(team_id__in=team_ids, left_at__isnull=True).values(
-                "pk", "status", "attributes", *JOURNALED_COUNTERS
-            )
+            str(p.pk): {"status": p.status, "attributes": dict(p.attributes), **{c: getattr(p, c) for c in COUNTERS}}
+            for p in roster.values()
         }
     }
     # Players who missed this match have served it (R: miss-next-match lasts exactly one match).
-    Player.objects.filter(team_id__in=team_ids, status=Player.Status.MISS_NEXT_MATCH, left_at__isnull=True).update(
-        status=Player.Status.ACTIVE
-    )
-    players = {p.pk: p for p in Player.objects.filter(pk__in=involved)}
+    changed = {}
+    for player in roster.values():
+        if player.status == Player.Status.MISS_NEXT_MATCH:
+            player.status = Player.Status.ACTIVE
+            changed[player.pk] = player
+    others = set(involved) - set(roster)
+    players = {**roster, **({p.pk: p for p in Player.objects.filter(pk__in=others)} if others else {})}
     new_rows = []
     for player_id in involved:
         player = players[player_id]
@@ -121,9 +130,12 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
         if rules.injuries_at_confirm:
             _apply_injury(player, row.get("injury", ""), row.get("injury_detail", ""))
         # The player's running totals (SPP, Goal Points) are the sums of his rows.
-        totals = {counter: F(counter) + row[counter] for counter in rules.counters if row.get(counter)}
-        if totals:
-            Player.objects.filter(pk=player_id).update(**totals)
+        for counter in rules.counters:
+            if row.get(counter):
+                setattr(player, counter, getattr(player, counter) + row[counter])
+        changed[player.pk] = player
+    if changed:
+        Player.objects.bulk_update(changed.values(), ["status", "role", "attributes", *JOURNALED_COUNTERS])
     PlayerMatch.objects.bulk_create(new_rows)
     # Dice rolled at the table for the match itself (e.g. weather, fans) join the roll log.
     record_rolls(
@@ -164,26 +176,30 @@ def result_undo(match: Match, *, user: AbstractBaseUser) -> dict:
 
 def step_effects_apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser) -> list[dict]:
     """Apply a post-match step's effects in order; return the journal that undoes them (`step_effects_undo`).
-    Gil only through the ledger; a refusal rolls the whole step back."""
+    Gil only through the ledger; a refusal rolls the whole step back.
+
+    Applied in order to the rows in memory (the locked team and its players as the step loaded them), then
+    written in bulk: players, new players, ledger entries (`ledger_post_many`: balances as one post each)."""
     now = timezone.now()
     journal: list[dict] = []
+    postings: list[Posting] = []
+    team_fields: set[str] = set()
+    player_fields: set[str] = set()
+    changed: dict[int, Player] = {}
+    new_players: list[tuple[dict, Player]] = []
+    notes = [e.player_id for e in effects if isinstance(e, engine.MatchRowNote)]
+    rows = {r.player_id: r for r in PlayerMatch.objects.filter(match=match, player_id__in=notes)} if notes else {}
+    players = {p.pk: p for p in team.players.all()} if any(isinstance(e, engine.PlayerUpdate) for e in effects) else {}
     for effect in effects:
         if isinstance(effect, engine.Gil):
-            ledger_post(
-                team=team,
-                amount=effect.amount,
-                kind=effect.kind,
-                reason=effect.reason,
-                user=user,
-                account=effect.account,
-                match_id=match.pk,
-            )
+            postings.append(Posting(effect.amount, effect.kind, effect.reason, effect.account, match.pk))
             journal.append({"type": "gil", "amount": effect.amount, "account": effect.account, "reason": effect.reason})
         elif isinstance(effect, engine.MatchRowNote):
-            row = PlayerMatch.objects.select_for_update().get(match=match, player_id=effect.player_id)
+            row = rows.get(effect.player_id)
+            if row is None:
+                raise PlayerMatch.DoesNotExist(f"player {effect.player_id} has no row in match {match.pk}")
             journal.append({"type": "row", "player": effect.player_id, "before": dict(row.detail)})
             row.detail = {**row.detail, **effect.detail}
-            row.save(update_fields=["detail"])
         elif isinstance(effect, engine.Staff):
             staff = dict(team.staff)
             count = staff.get(effect.item, 0) + effect.delta
@@ -191,44 +207,39 @@ def step_effects_apply(effects: list, *, team: Team, match: Match, user: Abstrac
                 raise RuleViolation(f"The team has no {effect.item.replace('_', ' ')} left to use.")
             staff[effect.item] = count
             team.staff = staff
-            team.save(update_fields=["staff"])
+            team_fields.add("staff")
             journal.append({"type": "staff", "item": effect.item, "delta": effect.delta})
         elif isinstance(effect, engine.FanFactor):
             before = team.fan_factor
             team.fan_factor = max(0, team.fan_factor + effect.delta)
-            team.save(update_fields=["fan_factor"])
+            team_fields.add("fan_factor")
             journal.append({"type": "fan_factor", "delta": team.fan_factor - before})
         elif isinstance(effect, engine.PlayerUpdate):
-            player = Player.objects.select_for_update().get(pk=effect.player_id, team=team)
+            player = players.get(effect.player_id)
+            if player is None:
+                raise Player.DoesNotExist(f"player {effect.player_id} is not on {team.name}")
             journal.append({"type": "player", "id": player.pk, "before": _player_state(player)})
-            if effect.status:
-                player.status = effect.status
-            skills = [s for s in player.skills if s not in effect.skills_remove]
-            player.skills = skills + [s for s in effect.skills_add if s not in skills]
-            attributes = dict(player.attributes)
-            for key, delta in effect.attribute_deltas.items():
-                attributes[key] = attributes.get(key, 0) + delta
-            player.attributes = attributes
-            player.value += effect.value_delta
-            player.abilities = list(player.abilities) + [a for a in effect.abilities_add if a not in player.abilities]
-            for key, value in effect.fields.items():
-                setattr(player, key, value)
-            if effect.leaves:
-                player.left_at = now
-                player.role = ""
-            player.save()
+            _player_update(player, effect, now)
+            changed[player.pk] = player
+            player_fields.update(PLAYER_UPDATE_FIELDS, effect.fields)
         elif isinstance(effect, engine.NewPlayer):
-            position = team.roster.positions.get(key=effect.position)
-            created = Player.objects.create(
-                team=team,
-                position=position,
-                name=effect.name,
-                status=effect.status,
-                attributes=dict(position.attributes),
-                skills=list(position.skills) + [s for s in effect.skills_add if s not in position.skills],
-                value=position.cost,
+            position = _position(team, effect.position)
+            entry = {"type": "new_player", "id": None}
+            journal.append(entry)
+            new_players.append(
+                (
+                    entry,
+                    Player(
+                        team=team,
+                        position=position,
+                        name=effect.name,
+                        status=effect.status,
+                        attributes=dict(position.attributes),
+                        skills=list(position.skills) + [s for s in effect.skills_add if s not in position.skills],
+                        value=position.cost,
+                    ),
+                )
             )
-            journal.append({"type": "new_player", "id": created.pk})
         elif isinstance(effect, engine.SponsorshipGained):
             created = Sponsorship.objects.create(team=team, name=effect.name)
             journal.append({"type": "sponsorship_gained", "id": created.pk})
@@ -239,10 +250,47 @@ def step_effects_apply(effects: list, *, team: Team, match: Match, user: Abstrac
             journal.append({"type": "residency", "before": [team.home_stadium_id, team.owns_stadium]})
             team.home_stadium_id = effect.stadium_id
             team.owns_stadium = effect.owned if effect.stadium_id else False
-            team.save(update_fields=["home_stadium", "owns_stadium"])
+            team_fields.update(("home_stadium", "owns_stadium"))
         else:  # pragma: no cover - a new effect type must be taught here
             raise TypeError(f"unknown effect {effect!r}")
+    if changed:
+        Player.objects.bulk_update(changed.values(), sorted(player_fields))
+    if new_players:
+        created = Player.objects.bulk_create([p for _, p in new_players])
+        for (entry, _), player in zip(new_players, created, strict=True):
+            entry["id"] = player.pk
+    if rows:
+        PlayerMatch.objects.bulk_update(rows.values(), ["detail"])
+    if team_fields:
+        team.save(update_fields=sorted(team_fields))
+    for entry in ledger_post_many(team=team, postings=postings, user=user):
+        setattr(team, entry.account, entry.balance_after)  # the annotated balances stay true for the step's caller
     return journal
+
+
+def _player_update(player: Player, effect: engine.PlayerUpdate, now) -> None:
+    if effect.status:
+        player.status = effect.status
+    skills = [s for s in player.skills if s not in effect.skills_remove]
+    player.skills = skills + [s for s in effect.skills_add if s not in skills]
+    attributes = dict(player.attributes)
+    for key, delta in effect.attribute_deltas.items():
+        attributes[key] = attributes.get(key, 0) + delta
+    player.attributes = attributes
+    player.value += effect.value_delta
+    player.abilities = list(player.abilities) + [a for a in effect.abilities_add if a not in player.abilities]
+    for key, value in effect.fields.items():
+        setattr(player, key, value)
+    if effect.leaves:
+        player.left_at = now
+        player.role = ""
+
+
+def _position(team: Team, key: str) -> Position:
+    for position in team.roster.positions.all():
+        if position.key == key:
+            return position
+    raise Position.DoesNotExist(f"{key!r} is not a position of {team.roster.key}")
 
 
 def _player_state(player: Player) -> dict:
@@ -340,12 +388,13 @@ def _snapshot(team: Team, rules, hr) -> dict:
 def _apply_injury(player: Player, injury: str, detail: str) -> None:
     """R/H: miss_next_match → misses exactly the next match; stat_loss → −1 to the stat; dead → dead
     (removed to the memorial at Hire and Fire); badly_hurt and niggling leave no status change.
-    (Undone with the rest of the player by `result_undo`, from the journal.)"""
+    (Changes `player` in memory, written with the other players; undone by `result_undo`, from the journal.)"""
     if injury == "miss_next_match":
-        Player.objects.filter(pk=player.pk).update(status=Player.Status.MISS_NEXT_MATCH)
+        player.status = Player.Status.MISS_NEXT_MATCH
     elif injury == "dead":
-        Player.objects.filter(pk=player.pk).update(status=Player.Status.DEAD, role="")
+        player.status = Player.Status.DEAD
+        player.role = ""
     elif injury == "stat_loss" and detail:
-        attributes = dict(Player.objects.get(pk=player.pk).attributes)
+        attributes = dict(player.attributes)
         attributes[detail] = max(1, attributes.get(detail, 1) - 1)
-        Player.objects.filter(pk=player.pk).update(attributes=attributes)
+        player.attributes = attributes

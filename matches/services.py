@@ -15,7 +15,7 @@ from teams.models import Player, Team
 
 from . import effects, lifecycle, policy
 from .locks import lock_teams
-from .models import Aftermath, Match, MatchTeam, Prematch
+from .models import Aftermath, Match, MatchTeam
 
 
 def match_schedule(
@@ -80,51 +80,40 @@ def _check_consecutive(league: League, pair: list[int], limit: int) -> None:
         recent = list(recent)
         if len(recent) < limit:
             continue
-        opponents = MatchTeam.objects.filter(match_id__in=recent).exclude(team_id=team_id)
-        if all(m.team_id == other for m in opponents) and opponents.count() == limit:
+        opponents = list(
+            MatchTeam.objects.filter(match_id__in=recent).exclude(team_id=team_id).values_list("team_id", flat=True)
+        )
+        if len(opponents) == limit and all(t == other for t in opponents):
             raise RuleViolation(
                 f"These teams have met {limit} times in a row: a third consecutive match is not allowed.",
                 field="teams",
             )
 
 
-def _rosters(match: Match) -> dict[int, dict[int, str]]:
-    players = Player.objects.filter(team__match_sides__match=match, left_at__isnull=True).values_list(
-        "team_id", "pk", "status"
-    )
-    rosters: dict[int, dict[int, str]] = {side.team_id: {} for side in match.sides.all()}
-    for team_id, player_id, status in players:
-        rosters[team_id][player_id] = status
-    return rosters
-
-
-def _result_context(match: Match) -> dict:
-    """What a result format needs beyond the rosters: the Tests to win, each team's support stock (ElfBall
-    potions) and each player's attributes and abilities (a lasting injury's attribute must be a highest one)."""
-    sides = list(match.sides.select_related("team"))
+def _rosters_and_context(match: Match, sides: list[MatchTeam] | None) -> tuple[dict[int, dict[int, str]], dict]:
+    """The match's rosters (each team's players not gone, by status) and what a result format needs beyond them:
+    the Tests to win, each team's support stock (ElfBall potions) and each player's attributes and abilities (a
+    lasting injury's attribute must be a highest one) — from one query of the sides and one of the players."""
+    sides = list(match.sides.select_related("team")) if sides is None else sides
     players = Player.objects.filter(team__match_sides__match=match, left_at__isnull=True).values(
-        "pk", "attributes", "abilities", "role", "elite"
+        "team_id", "pk", "status", "attributes", "abilities", "role", "elite"
     )
-    return {
-        "tests_to_win": match.tests_to_win,
-        "stock": {side.team_id: dict(side.team.staff) for side in sides},
-        "players": {
-            p["pk"]: {
-                "attributes": p["attributes"],
-                "abilities": p["abilities"],
-                "role": p["role"],
-                "elite": p["elite"],
-            }
-            for p in players
-        },
-    }
+    rosters: dict[int, dict[int, str]] = {side.team_id: {} for side in sides}
+    stock = {side.team_id: dict(side.team.staff) for side in sides}
+    context: dict = {"tests_to_win": match.tests_to_win, "stock": stock, "players": {}}
+    for p in players:
+        rosters[p["team_id"]][p["pk"]] = p["status"]
+        context["players"][p["pk"]] = {k: p[k] for k in ("attributes", "abilities", "role", "elite")}
+    return rosters, context
 
 
-def parse_match_result(match: Match, body: object) -> dict:
+def parse_match_result(match: Match, body: object, *, sides: list[MatchTeam] | None = None) -> dict:
     """The result as the league's ruleset validates it against the match's rosters as they stand now, with
-    the dice rolled at the table (given in the result's own entries or under `rolls`) checked and gathered."""
+    the dice rolled at the table (given in the result's own entries or under `rolls`) checked and gathered.
+    `sides`: the match's sides with their teams, when the caller holds them already."""
     rules, hr = match.league.rules, match.league.house_rules
-    result = rules.parse_result(body, rosters=_rosters(match), event=match.event, hr=hr, context=_result_context(match))
+    rosters, context = _rosters_and_context(match, sides)
+    result = rules.parse_result(body, rosters=rosters, event=match.event, hr=hr, context=context)
     catalogue = rules.roll_catalogue(hr)
     rolls = {key: list(values) for key, values in result.get("rolls", {}).items()}
     for key, values in check_entered(body.get("rolls") if isinstance(body, dict) else None, catalogue).items():
@@ -150,16 +139,16 @@ def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) 
     return match
 
 
-def _validated_result(match: Match, teams: list[Team], body: object) -> dict:
+def _validated_result(match: Match, teams: list[Team], body: object, sides: list[MatchTeam] | None = None) -> dict:
     """The result as the league's ruleset validates it against the rosters as they stand now, with any dice
     rolled at the table for it (e.g. weather, fans) checked against the roll catalogue."""
     if Aftermath.objects.filter(team__in=teams, complete=False).exclude(match=match).exists():
         raise RuleViolation("A team of this match has not finished its previous post-match sequence.")
-    started = Prematch.objects.filter(match=match, complete=False).first()
-    if started is not None and match.league.rules.fame_from_prematch:
+    started = getattr(match, "prematch", None)  # (loaded with the match by confirm)
+    if started is not None and not started.complete and match.league.rules.fame_from_prematch:
         step = match.league.rules.prematch_steps[started.step_index]
         raise RuleViolation(f"Finish the pre-match sequence first: it is at {step.title}.")
-    return parse_match_result(match, body)
+    return parse_match_result(match, body, sides=sides)
 
 
 def match_reject(*, user: AbstractBaseUser, match_id: int) -> Match:
@@ -181,7 +170,7 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
     """The other coach (or the commissioner) confirms: the result is final, each team's snapshot is taken,
     per-player rows written, injuries applied, and each team's post-match sequence opens."""
     with transaction.atomic():
-        match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
+        match = Match.objects.select_for_update(of=("self",)).select_related("league", "prematch").get(pk=match_id)
         sides = list(match.sides.select_related("team"))
         lifecycle.next_status(match.status, lifecycle.Action.CONFIRM)  # refused before anything else is asked
         if user.pk == match.submitted_by_id:
@@ -194,7 +183,7 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
         # (a player killed there cannot have scored here; a team's next result waits for its sequence).
         lock_teams([s.team_id for s in sides])
         # (Results entered before the body was kept are checked in their stored, normalised form.)
-        match.result = _validated_result(match, [s.team for s in sides], match.result_body or match.result)
+        match.result = _validated_result(match, [s.team for s in sides], match.result_body or match.result, sides)
         lifecycle.transition(match, lifecycle.Action.CONFIRM)
         effects.result_apply(match, sides)
         league_table_changed(match.league_id)

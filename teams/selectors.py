@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Value
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Value, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -28,6 +28,11 @@ def _latest_balance(account: str) -> Coalesce:
 def team_sheet_queryset() -> QuerySet[Team]:
     """Teams with everything a team sheet shows — players, positions, injuries, treasury — in a fixed
     number of queries (four)."""
+    return _team_with_players().prefetch_related(*_injury_prefetches())
+
+
+def _team_with_players() -> QuerySet[Team]:
+    """A team, its balances, its roster's positions and its players in order: what every team read starts from."""
     return (
         Team.objects.select_related("league", "coach", "roster", "home_stadium")
         .annotate(
@@ -36,8 +41,7 @@ def team_sheet_queryset() -> QuerySet[Team]:
         )
         .prefetch_related(
             Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
-            Prefetch("players", queryset=Player.objects.select_related("position").order_by("number", "id")),
-            *_injury_prefetches(),
+            Prefetch("players", queryset=_players_in_order()),
         )
     )
 
@@ -94,6 +98,29 @@ def team_list_queryset() -> QuerySet[Team]:
         )
         .order_by("name", "id")
     )
+
+
+def team_step_queryset(*, sponsorships: bool = True) -> QuerySet[Team]:
+    """A team as a post-match step or a confirmation reads it: its balances, roster positions, players and
+    (unless told not to) sponsorships in a fixed number of queries — and not the players' injury history
+    (team_queryset's per-match rows grow with every match played; a step never reads them)."""
+    teams = _team_with_players()
+    # (Ordered by date alone: the model's default order starts with the team, a join to the league's name.)
+    return (
+        teams.prefetch_related(Prefetch("sponsorships", queryset=Sponsorship.objects.order_by("gained_at", "id")))
+        if sponsorships
+        else teams
+    )
+
+
+def _players_in_order() -> QuerySet[Player]:
+    return Player.objects.select_related("position").order_by("number", "id")
+
+
+def team_players_reload(*, team: Team) -> None:
+    """Read the team's players again into its prefetched list (one query), after a write changed them."""
+    getattr(team, "_prefetched_objects_cache", {}).pop("players", None)
+    prefetch_related_objects([team], Prefetch("players", queryset=_players_in_order()))
 
 
 # A player's injuries are facts of the matches he played: the per-match rows the matches app keeps, a layer

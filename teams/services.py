@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -48,6 +49,17 @@ def _team_coached(*, team_id: int, user: AbstractBaseUser) -> Iterator[Team]:
         yield team
 
 
+@dataclass(frozen=True)
+class Posting:
+    """One entry for `ledger_post_many`: what `ledger_post` takes, minus the team."""
+
+    amount: int
+    kind: str
+    reason: str
+    account: str = LedgerEntry.Account.TREASURY
+    match_id: int | None = None
+
+
 def ledger_post(
     *,
     team: Team,
@@ -63,32 +75,53 @@ def ledger_post(
     The new running balance is the last entry's plus `amount`; a balance below 0 is refused here with a
     message, and by the database's CheckConstraint should anything else try.
     """
-    if amount == 0:
+    posting = Posting(amount=amount, kind=kind, reason=reason, account=account, match_id=match_id)
+    return ledger_post_many(team=team, postings=[posting], user=user)[0]
+
+
+def ledger_post_many(*, team: Team, postings: list[Posting], user: AbstractBaseUser | None = None) -> list[LedgerEntry]:
+    """Append `postings` in order, in one insert: each entry's running balance follows the one before it in its
+    account, exactly as that many `ledger_post` calls would, and the first that would take an account below 0
+    refuses them all (RuleViolation; nothing is written). The caller holds the team lock (`team_locked`)."""
+    if not postings:
+        return []
+    if any(p.amount == 0 for p in postings):
         raise ValueError("a ledger entry moves gil: amount must not be 0")
-    last = (
-        LedgerEntry.objects.filter(team=team, account=account)
-        .order_by("-sequence")
-        .values_list("sequence", "balance_after")
-        .first()
-    )
-    sequence, balance = last or (0, 0)
-    if balance + amount < 0:
-        raise RuleViolation(
-            f"Not enough gil: {reason} needs {fmt_gil(-amount)} "
-            f"and the {account.replace('_', ' ')} holds {fmt_gil(balance)}.",
-            field="treasury",
+    # The last entry of each account the postings touch (at most two accounts; the team's lock keeps it last).
+    last: dict[str, tuple[int, int]] = {}
+    for account in sorted({p.account for p in postings}):
+        found = (
+            LedgerEntry.objects.filter(team=team, account=account)
+            .order_by("-sequence")
+            .values_list("sequence", "balance_after")
+            .first()
         )
-    return LedgerEntry.objects.create(
-        team=team,
-        account=account,
-        sequence=sequence + 1,
-        amount=amount,
-        balance_after=balance + amount,
-        kind=kind,
-        reason=reason,
-        match_id=match_id,
-        created_by=user if user and user.is_authenticated else None,
-    )
+        last[account] = found or (0, 0)
+    created_by = user if user and user.is_authenticated else None
+    entries = []
+    for posting in postings:
+        sequence, balance = last[posting.account]
+        if balance + posting.amount < 0:
+            raise RuleViolation(
+                f"Not enough gil: {posting.reason} needs {fmt_gil(-posting.amount)} "
+                f"and the {posting.account.replace('_', ' ')} holds {fmt_gil(balance)}.",
+                field="treasury",
+            )
+        last[posting.account] = (sequence + 1, balance + posting.amount)
+        entries.append(
+            LedgerEntry(
+                team=team,
+                account=posting.account,
+                sequence=sequence + 1,
+                amount=posting.amount,
+                balance_after=balance + posting.amount,
+                kind=posting.kind,
+                reason=posting.reason,
+                match_id=posting.match_id,
+                created_by=created_by,
+            )
+        )
+    return LedgerEntry.objects.bulk_create(entries)
 
 
 def team_create(*, user: AbstractBaseUser, league: League, name: str, roster_key: str) -> Team:

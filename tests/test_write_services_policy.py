@@ -65,6 +65,8 @@ NOT_WRITES = {
 PRIMITIVES = {
     "teams.services.ledger_post": "the one writer of money, inside a checked service's team lock; `user` is "
     "only the entry's recorded author",
+    "teams.services.ledger_post_many": "ledger_post's bulk form (several entries in one insert), under the same "
+    "checked service's team lock; `user` is only the entries' recorded author",
 }
 
 #: Open to anyone signed in (no membership needed): the stranger here is someone not signed in at all.
