@@ -287,10 +287,10 @@ def _player_update(player: Player, effect: engine.PlayerUpdate, now) -> None:
 
 
 def _position(team: Team, key: str) -> Position:
-    for position in team.roster.positions.all():
-        if position.key == key:
-            return position
-    raise Position.DoesNotExist(f"{key!r} is not a position of {team.roster.key}")
+    position = {p.key: p for p in team.roster.positions.all()}.get(key)
+    if position is None:
+        raise Position.DoesNotExist(f"{key!r} is not a position of {team.roster.key}")
+    return position
 
 
 def _player_state(player: Player) -> dict:
