@@ -57,10 +57,10 @@ def bench_reset() -> None:
         (Sponsorship, {"team__in": teams}),
         (Transfer, {"from_team__in": teams}),
     ):
-        model.objects.filter(**scope)._raw_delete(model.objects.db)
-    Player.objects.filter(team__in=teams)._raw_delete(Player.objects.db)
-    matches._raw_delete(Match.objects.db)
-    teams._raw_delete(Team.objects.db)
+        model.objects.filter(**scope).delete()
+    Player.objects.filter(team__in=teams).delete()
+    matches.delete()
+    teams.delete()
     leagues.delete()
     get_user_model().objects.filter(username__startswith=USER_PREFIX).delete()
 
