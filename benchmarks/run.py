@@ -165,6 +165,8 @@ def machine(env) -> list[str]:
         f"- database: {'PostgreSQL ' + pg if pg else 'SQLite'}"
         f" · cache: {'Redis' if env['REDIS_URL'] else 'local memory'}",
         "- server: gunicorn, 4 sync workers, DEBUG off; load: hey, 8 connections",
+        "- load average when the report was written (1/5/15 min; other work shares the machine): "
+        + " / ".join(f"{x:.1f}" for x in os.getloadavg()),
     ]
 
 

@@ -36,9 +36,10 @@ def result_body(rng: random.Random, home: list[int], away: list[int], home_id: i
         for _ in range(cas):
             row = players.setdefault(rng.choice(roster), {})
             row["casualties"] = row.get("casualties", 0) + 1
-        row = players.setdefault(rng.choice(roster), {})
-        row["completions"] = row.get("completions", 0) + 1
-        if rng.random() < 0.25:
+        if rng.random() < 0.8:
+            row = players.setdefault(rng.choice(roster), {})
+            row["completions"] = row.get("completions", 0) + 1
+        if rng.random() < 0.15:
             row = players.setdefault(rng.choice(roster), {})
             row["interceptions"] = row.get("interceptions", 0) + 1
     return {
