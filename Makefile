@@ -62,9 +62,9 @@ demo: $(VENV)/.runtime
 clean:
 	rm -rf $(VENV) var
 
-## bench: read-path timings and query counts against their targets (benchmarks/bench_reads.py)
+## bench: issue 12's benchmark on PostgreSQL + Redis, gunicorn and hey (benchmarks/run.sh; BENCH_FLAGS=--sqlite for SQLite)
 bench: $(VENV)/.dev
-	$(BIN)/python benchmarks/bench_reads.py
+	benchmarks/run.sh $(BENCH_FLAGS)
 
 ## fuzz: schemathesis over every API operation against gunicorn on PostgreSQL + Redis (.ci/fuzz)
 fuzz: $(VENV)/.dev

@@ -71,6 +71,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.reporting.*",
             "league.tasks",
             "league.management.*",
+            "league.benchmark.*",
         ),
     ),
 )

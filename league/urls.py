@@ -1,4 +1,6 @@
+from django.conf import settings
 from django.contrib import admin
+from django.http import JsonResponse
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -15,3 +17,7 @@ urlpatterns = [
     ),
     path("", include("league.web.urls")),
 ]
+
+# The benchmark's yardstick (benchmarks/settings.py): a bare JsonResponse through the same middleware.
+if getattr(settings, "BENCHMARK_VIEWS", False):
+    urlpatterns.insert(0, path("bench/bare/", lambda request: JsonResponse({"ok": True})))
