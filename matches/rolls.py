@@ -26,20 +26,41 @@ def record_rolls(
     """Append `records` (in order) to the league's roll log, for `match` and `team_id` when they belong to one;
     returns the rows written (with their ids)."""
     rows = [
-        Roll(
-            league=league,
-            match=match,
-            team_id=team_id,
-            step=step,
-            key=r.key,
-            expression=r.expression,
-            values=list(r.values),
-            entered=r.entered,
-            rolled_by=rolled_by,
-        )
-        for r in records
+        roll_row(league=league, step=step, record=r, rolled_by=rolled_by, match=match, team_id=team_id) for r in records
     ]
-    return Roll.objects.bulk_create(rows) if rows else []
+    return write_roll_rows(rows)
+
+
+def roll_row(
+    *,
+    league: League,
+    step: str,
+    record: RollRecord,
+    rolled_by: AbstractBaseUser | None = None,
+    rolled_by_id: int | None = None,
+    match: Match | None = None,
+    team_id: int | None = None,
+    **extra,
+) -> Roll:
+    """One roll-log row, shaped as every writer shapes it (`extra`: e.g. a seeded `created_at`)."""
+    return Roll(
+        league=league,
+        match=match,
+        team_id=team_id,
+        step=step,
+        key=record.key,
+        expression=record.expression,
+        values=list(record.values),
+        entered=record.entered,
+        **({"rolled_by_id": rolled_by_id} if rolled_by_id is not None else {"rolled_by": rolled_by}),
+        **extra,
+    )
+
+
+def write_roll_rows(rows: list[Roll], *, batch_size: int | None = None) -> list[Roll]:
+    """Insert rows built by `roll_row`, in order, in as few statements as `batch_size` allows (bulk seeding
+    writes many matches' rolls at once)."""
+    return Roll.objects.bulk_create(rows, batch_size=batch_size) if rows else []
 
 
 def entered_records(rolls: dict[str, list[int]], catalogue: dict[str, str]) -> list[RollRecord]:

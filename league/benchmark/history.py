@@ -15,9 +15,11 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 
+from campaigns.dice import RollRecord
 from campaigns.rulesets.base import fmt_gil
 from campaigns.rulesets.blitzbowl import postmatch
 from matches.models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
+from matches.rolls import roll_row, write_roll_rows
 from teams.models import LedgerEntry, Player
 
 from .play import result_body
@@ -230,15 +232,12 @@ def _chunk_write(league, rules, hr, books, chunk, at, step, commissioner_id, rng
                 },
             )
             rolls += [
-                Roll(
+                roll_row(
                     league=league,
                     match=match,
                     team_id=book.pk,
                     step=s,
-                    key=k,
-                    expression=e,
-                    values=v,
-                    entered=False,
+                    record=RollRecord(k, e, tuple(v), False),
                     rolled_by_id=book.coach_id,
                     created_at=when,
                 )
@@ -264,7 +263,7 @@ def _chunk_write(league, rules, hr, books, chunk, at, step, commissioner_id, rng
             )
     MatchTeam.objects.bulk_create(sides, batch_size=BATCH)
     PlayerMatch.objects.bulk_create(rows, batch_size=BATCH)
-    Roll.objects.bulk_create(rolls, batch_size=BATCH)
+    write_roll_rows(rolls, batch_size=BATCH)
     Aftermath.objects.bulk_create(aftermaths, batch_size=BATCH)
     entries = [e for b in books.values() for e in b.entries]
     LedgerEntry.objects.bulk_create(entries, batch_size=BATCH)
