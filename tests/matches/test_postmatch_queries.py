@@ -26,8 +26,9 @@ STEPS = {
     "prepare": (None, {"expensive_mistakes": [6], "expensive_mistakes_amount": [1]}),
 }
 
-#: What confirm and each step cost, whatever the league's size or the team's.
-EXPECTED = {"confirm": 20, "improvements": 10, "team_stats": 10, "fortune": 14, "hire_fire": 10, "prepare": 12}
+#: What confirm and each step cost, whatever the league's size or the team's (confirm's 21 include the one update
+#: that gives the league's table a new version, so the cached standings are never stale).
+EXPECTED = {"confirm": 21, "improvements": 10, "team_stats": 10, "fortune": 14, "hire_fire": 10, "prepare": 12}
 #: A team of one player costs three queries more at Prepare for next match (rules/blitzbowl.md §5): it takes on
 #: its Journeymen — one insert, however many — and, its treasury untouched by hiring, pays an Expensive Mistake
 #: (the ledger's read and one insert).
