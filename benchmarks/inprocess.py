@@ -41,6 +41,7 @@ def _queries(urls: dict[str, str]) -> dict[str, float]:
 
 
 def _matches(league, count: int) -> dict[str, float]:
+    from campaigns.errors import RuleViolation
     from league.benchmark.play import match_play
     from league.models import Membership
     from teams.models import Team
@@ -49,10 +50,14 @@ def _matches(league, count: int) -> dict[str, float]:
     teams = list(Team.objects.filter(league=league).select_related("coach").order_by("pk"))
     rng = random.Random(time.time_ns())  # noqa: S311 (dice of a benchmark, not a secret)
     rng.shuffle(teams)
-    runs = [
-        match_play(league=league, home=teams[2 * n], away=teams[2 * n + 1], commissioner=commissioner, rng=rng)
-        for n in range(count)
-    ]
+    runs = []
+    pairs = iter(zip(teams[0::2], teams[1::2], strict=False))
+    while len(runs) < count:
+        home, away = next(pairs)
+        try:
+            runs.append(match_play(league=league, home=home, away=away, commissioner=commissioner, rng=rng))
+        except RuleViolation:  # R: these two met twice in a row already (earlier runs); draw another pair
+            continue
     out: dict[str, float] = {}
     for phase in ("total", "confirm", "sequences"):
         ms = [r[phase] * 1000 for r in runs]
@@ -73,6 +78,7 @@ def _step_posts(league, count: int) -> dict[str, float]:
     """Single post-match step POSTs through the API (the view, the serializer and the service)."""
     from rest_framework.test import APIClient
 
+    from campaigns.errors import RuleViolation
     from league.benchmark import play
     from league.models import Membership
     from matches.models import Aftermath
@@ -80,12 +86,19 @@ def _step_posts(league, count: int) -> dict[str, float]:
     from teams.models import Team
 
     commissioner = Membership.objects.filter(league=league, role=Membership.Role.COMMISSIONER).first().user
-    teams = list(Team.objects.filter(league=league).select_related("coach").order_by("-pk")[: 2 * count])
+    teams = list(Team.objects.filter(league=league).select_related("coach").order_by("pk"))
     rng = random.Random(time.time_ns())  # noqa: S311 (dice of a benchmark, not a secret)
+    rng.shuffle(teams)
+    pairs = iter(zip(teams[0::2], teams[1::2], strict=False))
     timings = []
-    for n in range(count):
-        home, away = teams[2 * n], teams[2 * n + 1]
-        match = match_schedule(user=commissioner, league=league, team_ids=[home.pk, away.pk])
+    played = 0
+    while played < count:
+        home, away = next(pairs)
+        try:
+            match = match_schedule(user=commissioner, league=league, team_ids=[home.pk, away.pk])
+        except RuleViolation:  # R: these two met twice in a row already (earlier runs); draw another pair
+            continue
+        played += 1
         body = play.result_body(rng, play._roster(home.pk), play._roster(away.pk), home.pk, away.pk)
         match_submit_result(user=home.coach, match_id=match.pk, body=body)
         match_confirm(user=away.coach, match_id=match.pk)
