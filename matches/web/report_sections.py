@@ -116,6 +116,18 @@ def goals(report: Report) -> dict:
     return {"goals": sorted(out, key=lambda g: g["sort"])}
 
 
+def final_player_rows(report: Report, fields: Callable[[Any, dict], dict]) -> list[dict]:
+    """A final match's player rows for a section: each player's team, name and sort key around the section's
+    `fields(row, detail)`, kept only when one of those fields says something."""
+    rows = []
+    for r in report.match.player_rows.all():
+        said = fields(r, r.detail or {})
+        if any(said.values()):
+            sort = (report.order.get(r.team_id, 0), number_key(r.player), r.player_id)
+            rows.append({"team": report.teams.get(r.team_id), "player": player_name(r.player), **said, "sort": sort})
+    return rows
+
+
 def grit(report: Report) -> dict:
     """Each player's Goal Points, Grit Challenge outcome, Magic Potion and (when final) a stay in the infirmary."""
     match, teams, order, names, hr, pages = (
@@ -128,21 +140,17 @@ def grit(report: Report) -> dict:
     )
     rows = []
     if report.final:
-        for r in match.player_rows.all():
-            detail = r.detail or {}
-            row = {
-                "team": teams.get(r.team_id),
-                "player": player_name(r.player),
+        rows = final_player_rows(
+            report,
+            lambda r, detail: {
                 "goal_points": r.goal_points,
                 "injury": pages.grit_words(r.injury, r.injury_detail),
                 "potion": pages.potion_words(
                     detail.get("potion"), detail.get("potion_ability", ""), detail.get("potion_attribute", ""), hr
                 ),
                 "infirmary": bool(detail.get("infirmary")),
-                "sort": (order.get(r.team_id, 0), number_key(r.player), r.player_id),
-            }
-            if row["goal_points"] or row["injury"] or row["potion"] or row["infirmary"]:
-                rows.append(row)
+            },
+        )
     elif report.submitted:
         # The stored result's rows: every player with a Goal Point, a Grit outcome or a potion.
         potions = {r.get("player"): r for r in match.result.get("potions", [])}
@@ -191,18 +199,14 @@ def wounds(report: Report) -> dict:
     )
     rows = []
     if report.final:
-        for r in match.player_rows.all():
-            detail = r.detail or {}
-            row = {
-                "team": teams.get(r.team_id),
-                "player": player_name(r.player),
+        rows = final_player_rows(
+            report,
+            lambda r, detail: {
                 "wounds": r.wounds,
                 "areas": pages.areas_words(detail.get("areas") or {}),
                 "critical": pages.critical_words(detail.get("critical"), hr),
-                "sort": (order.get(r.team_id, 0), number_key(r.player), r.player_id),
-            }
-            if row["wounds"] or row["areas"] or row["critical"]:
-                rows.append(row)
+            },
+        )
     elif report.submitted:
         # The stored result keeps each squad player's wounds on his row.
         for w in match.result.get("wounds") or match.result.get("players", []):
