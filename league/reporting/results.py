@@ -47,13 +47,7 @@ def results(w: Week) -> list[dict]:
         ]
         out.append(
             {
-                "id": match_id,
-                "url": match_url(match_id),
-                "kind": first["kind"],
-                "kind_label": label(Match.Kind, first["kind"]),
-                "event": first["event"] or "",
-                "event_label": label(Match.Event, first["event"]),
-                "stadium": first["stadium"] or "",
+                **_match_header(match_id, first),
                 "confirmed_at": iso(first["confirmed_at"]),
                 "teams": teams,
                 "summary": _scoreline(teams, first["event"]),
@@ -61,6 +55,19 @@ def results(w: Week) -> list[dict]:
             }
         )
     return out
+
+
+def _match_header(match_id: int, first: dict) -> dict:
+    """What a result and a fixture both say of their match (from its first side's row), in the report's order."""
+    return {
+        "id": match_id,
+        "url": match_url(match_id),
+        "kind": first["kind"],
+        "kind_label": label(Match.Kind, first["kind"]),
+        "event": first["event"] or "",
+        "event_label": label(Match.Event, first["event"]),
+        "stadium": first["stadium"] or "",
+    }
 
 
 def _scoreline(teams: list[dict], event: str) -> str:
@@ -138,13 +145,7 @@ def fixtures(w: Week) -> list[dict]:
         teams = [{"team": s["team_id"], "name": w.team_name(s["team_id"])} for s in sides]
         out.append(
             {
-                "id": match_id,
-                "url": match_url(match_id),
-                "kind": first["kind"],
-                "kind_label": label(Match.Kind, first["kind"]),
-                "event": first["event"] or "",
-                "event_label": label(Match.Event, first["event"]),
-                "stadium": first["stadium"] or "",
+                **_match_header(match_id, first),
                 "scheduled_at": iso(first["created_at"]),
                 "teams": teams,
                 "summary": " v ".join(t["name"] for t in teams),

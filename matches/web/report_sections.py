@@ -130,14 +130,8 @@ def final_player_rows(report: Report, fields: Callable[[Any, dict], dict]) -> li
 
 def grit(report: Report) -> dict:
     """Each player's Goal Points, Grit Challenge outcome, Magic Potion and (when final) a stay in the infirmary."""
-    match, teams, order, names, hr, pages = (
-        report.match,
-        report.teams,
-        report.order,
-        report.names,
-        report.hr,
-        report.pages,
-    )
+    match, teams, order, names = report.match, report.teams, report.order, report.names
+    hr, pages = report.hr, report.pages
     rows = []
     if report.final:
         rows = final_player_rows(
@@ -189,14 +183,8 @@ def squads(report: Report) -> dict:
 
 def wounds(report: Report) -> dict:
     """The wounds (per body area, when the league plays advanced wounds) and critical wounds each player took."""
-    match, teams, order, names, hr, pages = (
-        report.match,
-        report.teams,
-        report.order,
-        report.names,
-        report.hr,
-        report.pages,
-    )
+    match, teams, order, names = report.match, report.teams, report.order, report.names
+    hr, pages = report.hr, report.pages
     rows = []
     if report.final:
         rows = final_player_rows(
