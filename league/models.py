@@ -32,6 +32,11 @@ def validate_timezone(value: str) -> None:
         raise ValidationError(f"{value!r} is not a time zone (e.g. Europe/London, America/New_York, UTC).")
 
 
+def new_table_version() -> int:
+    """A table version never handed out before (random: also unlike any a restored database's cache still holds)."""
+    return secrets.randbits(62) + 1
+
+
 class League(models.Model):
     name = models.CharField(max_length=100)
     ruleset = models.CharField(max_length=20, choices=RULESET_CHOICES)
@@ -51,7 +56,7 @@ class League(models.Model):
     timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
     #: Changes (to a fresh random value, never one used before) in the transaction of every write that can change
     #: the league table; the cached table is keyed by it (matches/standings.py, docs/decisions.md 2026-12-01).
-    table_version = models.BigIntegerField(default=0, editable=False)
+    table_version = models.BigIntegerField(default=new_table_version, editable=False)
 
     class Meta:
         ordering = ["name", "id"]
@@ -82,7 +87,7 @@ def league_table_changed(league_id: int) -> int:
 
     Random rather than +1: a version is never handed out twice, even by a transaction that rolls back after
     caching a table it computed, or after the database is restored from a backup while Redis keeps its cache."""
-    version = secrets.randbits(62) + 1
+    version = new_table_version()
     League.objects.filter(pk=league_id).update(table_version=version)
     return version
 

@@ -16,10 +16,14 @@ changes so a deploy never reads rows written by the previous code.
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from functools import cache as memoise
 
 from django.core.cache import cache
 
+from campaigns.rulesets import get_ruleset
 from league.models import League
 
 #: Raise when the rows' shape changes: the tables cached by the previous release are then never read.
@@ -44,3 +48,75 @@ def cached_table(*, league: League, tie_breakers: Sequence[str], compute: Callab
         rows = compute()
         cache.set(key, rows, TIMEOUT)
     return rows
+
+
+@memoise
+def _default_breakers(ruleset_key: str) -> str:
+    """A digest of the ruleset's own tie-breakers (code: constant for the life of a process)."""
+    defaults = get_ruleset(ruleset_key).default_house_rules().get("tie_breakers", ())
+    return hashlib.blake2s(",".join(defaults).encode(), digest_size=6).hexdigest()
+
+
+def table_tag(*, league_id: int, ruleset: str, table_version: int) -> str:
+    """A league's table's identity at a table version, without merging its house rules: a change
+    to the league's own tie-breakers is a house-rule change, which gives the table a new version; a change to
+    the ruleset's defaults (a release) changes the digest. Used as the API's ETag and as the rendered body's key."""
+    return f"{KEY_FORMAT}-{league_id}-{table_version}-{_default_breakers(ruleset)}"
+
+
+#: Bytes of rendered tables each process keeps in its own memory, in front of the shared cache.
+LOCAL_BYTES = 8 * 1024 * 1024
+
+
+class LocalDocuments:
+    """Rendered tables by key, least recently used first out, bounded in bytes. A key names a table version, and
+    what it names never changes, so a process's copy is exact for as long as it is kept: a process serving the
+    same table again reads neither Redis nor the database for it (only the league's row, for its version)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.size = limit, 0
+        self.items: OrderedDict[str, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        with self.lock:
+            body = self.items.get(key)
+            if body is not None:
+                self.items.move_to_end(key)
+            return body
+
+    def put(self, key: str, body: bytes) -> None:
+        if len(body) > self.limit:
+            return
+        with self.lock:
+            if key in self.items:
+                return
+            self.items[key] = body
+            self.size += len(body)
+            while self.size > self.limit:
+                _, dropped = self.items.popitem(last=False)
+                self.size -= len(dropped)
+
+
+_local = LocalDocuments(LOCAL_BYTES)
+
+
+def forget_local_documents() -> None:
+    """Empty this process's copies (the tests' clean slate, with cache.clear())."""
+    global _local
+    _local = LocalDocuments(LOCAL_BYTES)
+
+
+def cached_document(*, tag: str, name: str, render: Callable[[], bytes]) -> bytes:
+    """A rendered form of a league's table (`name`: which one, e.g. the API's JSON) at the `tag` (`table_tag`) its
+    caller read: from this process's memory, else the shared cache, else `render()`ed and kept in both. A request
+    that finds it reads no table, merges no house rules and renders nothing."""
+    key = f"standings-doc:{name}:{tag}"
+    body = _local.get(key)
+    if body is None:
+        body = cache.get(key)
+        if body is None:
+            body = render()
+            cache.set(key, body, TIMEOUT)
+        _local.put(key, body)
+    return body

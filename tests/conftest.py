@@ -65,7 +65,10 @@ def _shipped_rosters(request):
 def _clear_cache():
     from django.core.cache import cache
 
+    from matches.standings import forget_local_documents
+
     cache.clear()
+    forget_local_documents()
     yield
 
 

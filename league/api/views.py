@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from django.db.models import Prefetch
-from django.http import Http404, StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.utils.cache import get_conditional_response, patch_cache_control
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -21,10 +23,11 @@ from league.reports import report_queue_now, report_url
 from league.selectors import invitations_pending, league_queryset, report_list
 from matches.challenges import challenge_roll
 from matches.selectors import league_memorial, league_standings
+from matches.standings import cached_document, table_tag
 from teams.models import Position, Roster
 
 from .errors import validated
-from .lookup import object_or_404
+from .lookup import object_or_404, path_id
 from .permissions import IsCommissionerOrReadOnly
 from .serializers import (
     ChallengeIn,
@@ -135,8 +138,29 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @extend_schema(responses={200: OpenApiResponse(description="{league, rows: [...]} in standings order")})
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
-        league = object_or_404(League, pk=pk)
-        return Response({"league": league.pk, "rows": league_standings(league=league)})
+        """The table as cached JSON bytes per table version (matches/standings.py), with that version as its
+        ETag: a client that holds it gets 304, and any other request reads one league row and one cache key."""
+        league_id = path_id(pk)
+        tag = League.objects.filter(pk=league_id).values_list("ruleset", "table_version").first()
+        if tag is None:
+            raise Http404("No League matches the given query.")
+        tag = table_tag(league_id=league_id, ruleset=tag[0], table_version=tag[1])
+        etag = f'"{tag}"'
+        response = get_conditional_response(request, etag=etag)
+        if response is None:
+
+            def render() -> bytes:
+                # The league loaded whole only here, when the table's document is not cached yet (its house rules'
+                # tie-breakers; the version re-read with them is at least as new as the tag's).
+                league = League.objects.get(pk=league_id)
+                return JSONRenderer().render({"league": league.pk, "rows": league_standings(league=league)})
+
+            response = HttpResponse(cached_document(tag=tag, name="api-json", render=render))
+            response["Content-Type"] = "application/json"
+        response["ETag"] = etag
+        # Public, and revalidated on every use: a client or proxy keeps the body and asks with If-None-Match.
+        patch_cache_control(response, public=True, no_cache=True)
+        return response
 
     @extend_schema(responses={200: OpenApiResponse(description="[{player, name, team, spp, matches, ...}]")})
     @action(detail=True, methods=["get"])

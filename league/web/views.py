@@ -9,6 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import InvalidPage, Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from campaigns.errors import RuleViolation
 from league import services as league_services
@@ -18,6 +20,7 @@ from league.reports import report_body_html, report_queue_now
 from league.selectors import league_for_viewer, report_list, report_queryset
 from matches.policy import may_schedule_match
 from matches.selectors import league_fixtures, league_panels, league_results, league_standings, match_lines
+from matches.standings import cached_document, table_tag
 from teams.models import Team
 from teams.selectors import roster_players, team_list_queryset, team_state
 
@@ -46,41 +49,59 @@ def team_rows(league: League, teams) -> list[tuple]:
 
 
 def _viewer_teams(user, league: League, listed: list) -> list:
-    """The teams `may_schedule_match` weighs: the listed ones, or — for a coach of the league whose team is
-    past the first page — his own (one query, only then)."""
-    if not may_coach_in_league(user, league) or any(team.coach_id == user.pk for team in listed):
-        return listed
-    return list(Team.objects.filter(league=league, coach=user))
+    """The viewer's own teams in the league, for `may_schedule_match` and the "your teams" line: from the listed
+    ones when he has one there, else one query — only for a coach of the league."""
+    if not may_coach_in_league(user, league):
+        return []
+    own = [team for team in listed if team.coach_id == user.pk]
+    return own or list(Team.objects.filter(league=league, coach=user).only("pk", "name", "league_id", "coach_id"))
+
+
+def _table_panel(league: League) -> str:
+    """The league page's table panel as HTML — the top of the table, with links to the whole table and all the
+    teams — or "" before the first final result. Rendered once per table version and kept (matches/standings.py):
+    a page view that finds it reads no table and renders no row of it."""
+
+    def render() -> bytes:
+        standings = league_standings(league=league)
+        if not any(row["played"] for row in standings):
+            return b""
+        context = {"league": league, "standings": standings[:PANEL_TEAMS], "team_total": len(standings)}
+        context["more_table"] = len(standings) > PANEL_TEAMS
+        return render_to_string("league/_table_panel.html", context).encode()
+
+    tag = table_tag(league_id=league.pk, ruleset=league.ruleset, table_version=league.table_version)
+    return cached_document(tag=tag, name="league-page-table", render=render).decode()
 
 
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The league page, in a fixed number of queries and size whatever the league's size and history: its
-    first teams, the top of its table, the next fixtures and the latest results, its latest weekly reports
-    (each with a link to all of them)."""
+    """The league page, in a fixed number of queries and size whatever the league's size and history: the top of
+    its table (or, before the first result, its first teams), the next fixtures and the latest results, its
+    latest weekly reports (each with a link to all of them)."""
     user = request.user
     league = league_for_viewer(pk=pk, user=user)
     if league is None:
         raise Http404("No such league.")
-    teams = list(team_list_queryset().filter(league=league)[:PANEL_TEAMS])
-    standings = league_standings(league=league)  # every team, so its length is the number of teams
+    table_panel = _table_panel(league)
+    # Before the first result the teams list stands in for the table: their rosters, values and treasuries.
+    teams = [] if table_panel else list(team_list_queryset().filter(league=league)[: PANEL_TEAMS + 1])
     fixtures, results = league_panels(league=league, fixtures=PANEL_SIZE, results=PANEL_SIZE)
     rules = league.rules
+    own = _viewer_teams(user, league, teams)
     context = {
         "league": league,
-        "rows": team_rows(league, teams),
-        "team_total": len(standings),
-        "more_teams": len(standings) > len(teams),
+        "table_panel": mark_safe(table_panel),  # noqa: S308 (our own template's output, rendered above)
+        "rows": team_rows(league, teams[:PANEL_TEAMS]),
+        "more_teams": len(teams) > PANEL_TEAMS,
+        "own_teams": own,
         "is_coach": may_coach_in_league(user, league),
         "is_commissioner": may_run_league(user, league),  # answered from the viewer's memberships, no query
         "economy": rules.economy,
         "has_challenge_roller": rules.has_challenge_roller,
-        # The table starts with the first final result; before it, the teams list above says it all.
-        "standings": standings[:PANEL_TEAMS] if any(row["played"] for row in standings) else [],
-        "more_table": len(standings) > PANEL_TEAMS and any(row["played"] for row in standings),
         "fixtures": fixtures,
         "results": results,
         "more_fixtures": len(fixtures) == PANEL_SIZE,
-        "may_schedule": may_schedule_match(user, league, _viewer_teams(user, league, teams)),
+        "may_schedule": may_schedule_match(user, league, own),
         "reports": report_list(league=league, limit=PANEL_SIZE),
     }
     return render(request, "league/league_detail.html", context)

@@ -20,6 +20,7 @@ from league.models import League, league_table_changed
 from matches.selectors import league_standings
 from tests.factories import TeamFactory, UserFactory
 from tests.matches.conftest import full_team
+from tests.web.matchpages.helpers import rows, table, text
 
 pytestmark = pytest.mark.django_db
 
@@ -48,9 +49,13 @@ def api_table(api, league) -> list[tuple[str, int, int]]:
 
 
 def page_table(client, league) -> list[tuple[str, int, int]]:
+    """The league page's table as shown (its panel is cached HTML): (team, played, points) per row."""
     response = client.get(f"/leagues/{league.pk}/")
     assert response.status_code == 200
-    return [(row["name"], row["played"], row["points"]) for row in response.context["standings"]]
+    page = text(response)
+    if 'id="standings"' not in page:  # no table before the first final result
+        return []
+    return [(row[1], int(row[2]), int(row[10])) for row in rows(table(page, "standings"))]
 
 
 def play(api_as, league, submitter, confirmer, scores) -> int:
@@ -197,3 +202,58 @@ def test_the_dashboards_house_rules_give_the_table_a_new_version(
     assert fresh.table_version != before
     with django_assert_num_queries(2):  # computed afresh, not the table cached at the old version
         assert [row["name"] for row in league_standings(league=fresh)] == ["Alpha", "Bravo"]
+
+
+def test_the_standings_api_answers_304_to_a_client_holding_the_current_table_and_200_once_it_changes(
+    table_cache, api, api_as, league, home, away, coach, other_coach
+):
+    """The table's version is its ETag: revalidating costs the client no body until a result changes it."""
+    url = f"/api/v1/leagues/{league.pk}/standings/"
+    first = api.get(url)
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag.startswith('"') and "no-cache" in first["Cache-Control"]
+    held = api.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert held.status_code == 304 and held.content == b"" and held["ETag"] == etag
+    play(api_as, league, coach, other_coach, [(home, 2), (away, 0)])
+    changed = api.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert [(r["name"], r["points"]) for r in changed.json()["rows"]] == [("Home", 3), ("Away", 0)]
+
+
+def test_a_cached_standings_answer_reads_only_the_league_row_and_is_the_rendered_table(
+    table_cache, api, api_as, league, home, away, coach, other_coach, django_assert_num_queries
+):
+    """Rendered once per table version; after that one query (the league's version) and no rendering."""
+    play(api_as, league, coach, other_coach, [(home, 1), (away, 1)])
+    url = f"/api/v1/leagues/{league.pk}/standings/"
+    rendered = api.get(url).content
+    with django_assert_num_queries(1):
+        again = api.get(url)
+    assert again.content == rendered and again["Content-Type"] == "application/json"
+    assert again.json() == {"league": league.pk, "rows": league_standings(league=League.objects.get(pk=league.pk))}
+
+
+@pytest.mark.parametrize("pk", ["999999", "0", "99999999999999999999"])
+def test_the_standings_of_no_league_are_not_found(api, pk):
+    assert api.get(f"/api/v1/leagues/{pk}/standings/").status_code == 404
+
+
+def test_a_process_keeps_its_rendered_tables_within_its_byte_bound():
+    """Least recently used out first; a document larger than the bound is never kept."""
+    from matches.standings import LocalDocuments
+
+    kept = LocalDocuments(limit=10)
+    kept.put("a", b"1234")
+    kept.put("b", b"5678")
+    assert kept.get("a") == b"1234"  # now the most recently used
+    kept.put("c", b"90ab")
+    assert kept.get("b") is None and kept.get("a") == b"1234" and kept.get("c") == b"90ab"
+    kept.put("huge", b"x" * 11)
+    assert kept.get("huge") is None and kept.size == 8
+
+
+def test_a_new_league_starts_at_a_random_table_version(league):
+    from tests.factories import LeagueFactory
+
+    other = LeagueFactory(created_by=league.created_by)
+    assert league.table_version > 0 and other.table_version > 0 and league.table_version != other.table_version
