@@ -4,21 +4,29 @@ immutable schedules — no Django, no database. The services turn them into matc
 - round_robin: the circle method, one or two legs, byes, dates, the consecutive rule (round_robin.py)
 - consecutive_violations: the consecutive-meetings validator (consecutive.py)
 - withdraw, add_late_team: changing a published round robin (changes.py)
+- knockout, next_round, seeds_from_standings: brackets (knockout.py)
 """
 
 from .changes import add_late_team, withdraw
 from .consecutive import Violation, consecutive_violations, team_sequences
+from .knockout import FINAL, PLAYOFF, KnockoutRound, knockout, next_round, seeds_from_standings
 from .round_robin import round_robin
 from .types import Pairing, Round, Schedule
 
 __all__ = [
+    "FINAL",
+    "PLAYOFF",
+    "KnockoutRound",
     "Pairing",
     "Round",
     "Schedule",
     "Violation",
     "add_late_team",
     "consecutive_violations",
+    "knockout",
+    "next_round",
     "round_robin",
+    "seeds_from_standings",
     "team_sequences",
     "withdraw",
 ]
