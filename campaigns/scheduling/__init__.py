@@ -5,12 +5,14 @@ immutable schedules — no Django, no database. The services turn them into matc
 - consecutive_violations: the consecutive-meetings validator (consecutive.py)
 - withdraw, add_late_team: changing a published round robin (changes.py)
 - knockout, next_round, seeds_from_standings: brackets (knockout.py)
+- swiss_round: Swiss pairing (swiss.py)
 """
 
 from .changes import add_late_team, withdraw
 from .consecutive import Violation, consecutive_violations, team_sequences
 from .knockout import FINAL, PLAYOFF, KnockoutRound, knockout, next_round, seeds_from_standings
 from .round_robin import round_robin
+from .swiss import SwissRound, swiss_round
 from .types import Pairing, Round, Schedule
 
 __all__ = [
@@ -20,6 +22,7 @@ __all__ = [
     "Pairing",
     "Round",
     "Schedule",
+    "SwissRound",
     "Violation",
     "add_late_team",
     "consecutive_violations",
@@ -27,6 +30,7 @@ __all__ = [
     "next_round",
     "round_robin",
     "seeds_from_standings",
+    "swiss_round",
     "team_sequences",
     "withdraw",
 ]
