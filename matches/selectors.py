@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet
 
 from league.models import League
-from teams.models import Player, Team
+from league.selectors import json_rows
+from teams.models import Player, Position, Team
 
-from .models import Aftermath, Match, MatchTeam, PlayerMatch
+from .models import Aftermath, Inducement, Match, MatchTeam, PlayerMatch, Roll
 from .standings import cached_table
 
 
@@ -114,18 +115,44 @@ def _rank(group: list[dict], breakers: list[str], head_to_head: dict[tuple[int, 
     return ranked
 
 
-def match_report_queryset() -> QuerySet[Match]:
-    """Everything a match report shows, in a fixed number of queries whatever the number of players and rolls."""
-    from .models import Inducement, PlayerMatch, Roll
+#: An inducement's columns as the match report folds them into its match's row (`match_inducements`).
+_INDUCEMENT_FIELDS = ("id", "team_id", "item", "quantity", "position_id", "skill", "star", "price")
 
+
+def match_report_queryset() -> QuerySet[Match]:
+    """Everything a match report shows, in a fixed number of queries whatever the number of players and rolls:
+    five — the match (its inducements folded in as JSON: a few rows, `match_inducements`), its sides, post-match
+    sequences, rolls and player rows."""
     related = ("league", "stadium", "created_by", "submitted_by", "confirmed_by", "prematch")
-    return Match.objects.select_related(*related).prefetch_related(
-        Prefetch("sides", queryset=MatchTeam.objects.select_related("team__coach", "mvp").order_by("order")),
-        Prefetch("aftermaths", queryset=Aftermath.objects.order_by("team_id")),
-        Prefetch("rolls", queryset=Roll.objects.select_related("rolled_by").order_by("id")),
-        Prefetch("player_rows", queryset=PlayerMatch.objects.select_related("player")),
-        Prefetch("inducements", queryset=Inducement.objects.select_related("position").order_by("id")),
+    inducements = json_rows(
+        Inducement.objects.filter(match=OuterRef("pk")),
+        "match",
+        position_name="position__name",
+        **{field: field for field in _INDUCEMENT_FIELDS},
     )
+    return (
+        Match.objects.select_related(*related)
+        .annotate(inducement_json=inducements)
+        .prefetch_related(
+            Prefetch("sides", queryset=MatchTeam.objects.select_related("team__coach", "mvp").order_by("order")),
+            Prefetch("aftermaths", queryset=Aftermath.objects.order_by("team_id")),
+            Prefetch("rolls", queryset=Roll.objects.select_related("rolled_by").order_by("id")),
+            Prefetch("player_rows", queryset=PlayerMatch.objects.select_related("player")),
+        )
+    )
+
+
+def match_inducements(match: Match) -> list:
+    """The inducements `match_report_queryset` folded into `match`, as (unsaved) Inducement rows by id, each
+    with its mercenary's position name — what the report reads of them."""
+    rows = sorted(match.inducement_json or [], key=lambda row: row["id"])
+    out = []
+    for row in rows:
+        inducement = Inducement(match=match, **{field: row[field] for field in _INDUCEMENT_FIELDS})
+        if row["position_id"] is not None:
+            inducement.position = Position(pk=row["position_id"], name=row["position_name"])
+        out.append(inducement)
+    return out
 
 
 def league_standings(*, league: League) -> list[dict]:

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, render
 from league.selectors import hold_viewer_roles, viewer_roles
 from matches import policy
 from matches.models import Match, MatchTeam
-from matches.selectors import match_report_queryset
+from matches.selectors import match_inducements, match_report_queryset
 from teams.models import Player
 
 from .common import player_name
@@ -147,7 +147,7 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         "may_reject": submitted and policy.may_reject_result(user, match),
         # The pre-match sequence (Blitz Bowl, Bone Cruncher): what it settled, and its page while scheduled.
         "prematch": prematch_summary(
-            match, sides, getattr(match, "prematch", None), list(match.inducements.all()), league.house_rules
+            match, sides, getattr(match, "prematch", None), match_inducements(match), league.house_rules
         )
         if rules.prematch_steps
         else None,
