@@ -45,11 +45,7 @@ class Week:
             .prefetch_related(None)
             .prefetch_related(
                 "roster__positions",
-                # Without the three JSON fields nothing in the report reads (15,000 decoded documents at 400 teams).
-                Prefetch(
-                    "players",
-                    queryset=Player.objects.order_by("number", "id").defer("wound_areas", "conditions", "equipment"),
-                ),
+                Prefetch("players", queryset=Player.objects.order_by("number", "id")),
                 "players__position",
                 "sponsorships",
             )
