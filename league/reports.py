@@ -88,8 +88,8 @@ def report_generate(*, league_id: int, moment: datetime | None = None, regenerat
         # The league's row lock queues two workers writing the same report; the unique (league, week) backs it.
         league = League.objects.select_for_update().get(pk=league_id)
         week = week_label(moment, league.timezone)
-        report = LeagueReport.objects.filter(league=league, week=week).first()
-        if report is not None and not regenerate:
+        this_week = LeagueReport.objects.filter(league=league, week=week)
+        if not regenerate and (report := this_week.first()) is not None:
             return report
         start = moment - REPORT_SPAN
         data = build_report(league=league, week_start=start, week_end=moment)
@@ -101,7 +101,13 @@ def report_generate(*, league_id: int, moment: datetime | None = None, regenerat
             "html": render_to_string("league/_report_body.html", context),
             "text": render_to_string("league/report_email.txt", context),
         }
-        report, _ = LeagueReport.objects.update_or_create(league=league, week=week, defaults=fields)
+        # The week's row without the body it replaces (a 400-team league's is megabytes to read back and decode);
+        # its own fields set, `save` writes them all (with `updated_at`). The league's lock serialises writers.
+        report = this_week.only("pk", "league", "week", "created_at", "updated_at").first()
+        report = report or LeagueReport(league=league, week=week)
+        for name, value in fields.items():
+            setattr(report, name, value)
+        report.save()
         _outbox_fill(league=league, week=week)
     return report
 

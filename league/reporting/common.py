@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 #: How many rows a leaderboard shows.
 TOP = 5
-
-#: Before any moment (a side with no confirmation time sorts first).
-EPOCH = datetime.min.replace(tzinfo=UTC)
 
 
 def ordinal(n: int) -> str:

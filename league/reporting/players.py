@@ -10,8 +10,8 @@ from typing import Any
 
 from teams.models import Player
 
-from .common import EPOCH, TOP, in_week, match_url, title
-from .week import Week
+from .common import TOP, match_url, title
+from .week import IN_WEEK, LATER, Week
 
 
 def _leaders(totals: Mapping[int, int], ref, limit: int = TOP) -> list[dict]:
@@ -36,11 +36,11 @@ def board(w: Week, spec: tuple[str, str, str]) -> dict:
         week = defaultdict(int)
         season = defaultdict(int)
         for side in w.sides:
-            if (side["confirmed_at"] or EPOCH) >= w.end:
+            if side["period"] == LATER:
                 continue
             value = side[field] or 0
             season[side["team_id"]] += value
-            if in_week(side["confirmed_at"], w.start, w.end):
+            if side["period"] == IN_WEEK:
                 week[side["team_id"]] += value
 
         def ref(team_id: int) -> dict:

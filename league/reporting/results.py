@@ -13,8 +13,8 @@ from campaigns.rulesets.words import plural
 from matches.models import Match
 from matches.selectors import league_standings, standings_from
 
-from .common import EPOCH, iso, label, match_url, ordinal
-from .week import Week
+from .common import iso, label, match_url, ordinal
+from .week import BEFORE, LATER, Week
 
 OUTCOME_WORDS = {"win": "Won", "draw": "Drawn", "loss": "Lost", "": "—"}
 
@@ -105,14 +105,14 @@ def table(w: Week) -> list[dict]:
         # The report is written after later results: the table as it stood at the end of the week.
         now = standings_from(
             teams=[(t.pk, t.name) for t in w.teams if t.created_at < w.end],
-            sides=[s for s in w.sides if (s["confirmed_at"] or EPOCH) < w.end],
+            sides=[s for s in w.sides if s["period"] != LATER],
             tie_breakers=breakers,
         )
     else:
         now = league_standings(league=w.league)
     before = standings_from(
         teams=[(t.pk, t.name) for t in w.teams if t.created_at < w.start],
-        sides=[s for s in w.sides if (s["confirmed_at"] or EPOCH) < w.start],
+        sides=[s for s in w.sides if s["period"] == BEFORE],
         tie_breakers=breakers,
     )
     previous = {row["team"]: row["position"] for row in before}

@@ -19,6 +19,11 @@ from .week import Week
 #: What a builder returns to leave its section out of the report.
 OMIT = object()
 
+#: How many teams the team-value chart draws: one line each in the chart's ten distinct colours. A 400-team
+#: league's chart of every team was 1.5 MB of SVG nobody could read (issue 12); it now draws the ten highest
+#: values and says so in its title.
+CHART_TEAMS = 10
+
 
 class Parts:
     """The week, and the parts several sections share (each computed once)."""
@@ -52,12 +57,18 @@ def _chart(p: Parts) -> Any:
     w = p.week
     if not w.has_value:
         return OMIT
+    teams = w.teams
+    if len(teams) > CHART_TEAMS:  # the highest values now (ties by the teams' order: name, then pk)
+        ranked = sorted(teams, key=lambda t: -(w.value_now[t.pk] or 0))
+        kept = {t.pk for t in ranked[:CHART_TEAMS]}
+        teams = [t for t in teams if t.pk in kept]
     series = series_from_sides(
-        w.sides, names={t.pk: t.name for t in w.teams}, current={t.pk: w.value_now[t.pk] for t in w.teams}
+        w.sides, names={t.pk: t.name for t in teams}, current={t.pk: w.value_now[t.pk] for t in teams}
     )
+    top = f" (the {len(teams)} highest of {len(w.teams)})" if len(teams) < len(w.teams) else ""
     return team_value_chart(
         series,
-        title=f"{w.league.name}: team value over the season",
+        title=f"{w.league.name}: team value over the season{top}",
         unit=w.rules.report_terms["value_unit"] or "value",
     )
 

@@ -11,8 +11,9 @@ from django.test.utils import CaptureQueriesContext
 
 from league.models import League
 from league.report_chart import nice_ticks, season_series, team_value_chart
+from league.reporting import build_report, sections
 from tests.factories import LeagueFactory, UserFactory
-from tests.league.test_report_content import BLITZ_STEPS, ids, play, walk
+from tests.league.test_report_content import BLITZ_STEPS, ids, play, walk, week_window
 from tests.matches.conftest import full_team
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -118,3 +119,22 @@ def test_season_series_reads_the_snapshots_and_the_value_now_in_fixed_queries(ap
     assert season_series(small) == {"S 0": [("1", 55_000), ("now", 56_000)], "S 1": [("1", 55_000), ("now", 55_000)]}
     assert len(series) == 6
     assert len(parse(team_value_chart(series, title="L", unit="gil")).findall(f".//{SVG}polyline")) == 6
+
+
+@pytest.mark.django_db
+def test_the_reports_chart_draws_only_the_highest_team_values_and_says_so(api_as, monkeypatch):
+    """Issue 12: a 400-team league's chart of every team was 1.5 MB of SVG no one could read; the report's chart
+    draws the `CHART_TEAMS` highest values now (a league that small draws every team, unchanged)."""
+    league = _league(api_as, 6, "T")
+    start, end = week_window()
+    every = parse(build_report(league=league, week_start=start, week_end=end)["chart"])
+    assert len(every.findall(f".//{SVG}polyline")) == 6
+    assert every.find(f"{SVG}title").text == "Chart T: team value over the season"
+
+    monkeypatch.setattr(sections, "CHART_TEAMS", 3)
+    top = parse(build_report(league=league, week_start=start, week_end=end)["chart"])
+    # The three winners gained a point of Fan Factor (56,000); the three losers stayed at 55,000.
+    drawn = [g.get("aria-label") for g in top.iter(f"{SVG}g") if g.get("aria-label")]
+    assert drawn == ["T 0", "T 2", "T 4"]
+    assert top.find(f"{SVG}title").text == "Chart T: team value over the season (the 3 highest of 6)"
+    assert "T 0 55,000 to 56,000 gil" in top.get("aria-label") and "T 1" not in top.get("aria-label")
