@@ -15,6 +15,7 @@ import os
 import platform
 import secrets
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -24,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from benchmarks.load import hey, probe, workers_rss_mb  # noqa: E402
-from benchmarks.targets import verdicts  # noqa: E402
+from benchmarks.targets import TARGETS, verdicts  # noqa: E402
 
 PY = str(ROOT / ".venv/bin/python")
 SLOW_PROBE_S = 2.0  # a page slower than this once is not put under load (the run stays bounded)
@@ -209,6 +210,37 @@ def table(figures, urls) -> list[str]:
     return out
 
 
+def measure(env, urls, args, notes) -> dict[str, float]:
+    """One run: the pages under load and the export (gunicorn), then the in-process figures."""
+    figures: dict[str, float] = {}
+    serve_and_load(env, urls, args, figures, notes)
+    inproc = subprocess.run([PY, "benchmarks/inprocess.py"], env=env, cwd=ROOT, capture_output=True, text=True)
+    if inproc.returncode:
+        notes.append("- in-process figures failed: " + inproc.stderr.strip().splitlines()[-1])
+    else:
+        inner = json.loads(inproc.stdout.strip().splitlines()[-1])
+        figures.update({k: v for k, v in inner.items() if not k.startswith(("bytes.", "status."))})
+    return figures
+
+
+def medians(runs: list[dict[str, float]]) -> dict[str, float]:
+    """Each figure's median over the runs that measured it (the ratios too: each run's own ratio to its own
+    bare view, then their median)."""
+    keys = {key for run in runs for key in run}
+    return {key: statistics.median(run[key] for run in runs if key in run) for key in keys}
+
+
+def runs_table(runs: list[dict[str, float]]) -> list[str]:
+    """Every target's figure in each run, beside the median the verdict is given on."""
+    head = " | ".join(f"run {n}" for n in range(1, len(runs) + 1))
+    out = [f"| target | {head} | median |", "| --- |" + " --- |" * (len(runs) + 1)]
+    for key, _op, _bound, label in TARGETS:
+        cells = " | ".join(fmt(run.get(key)) for run in runs)
+        values = [run[key] for run in runs if key in run]
+        out.append(f"| {label} | {cells} | {fmt(statistics.median(values)) if values else '—'} |")
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
@@ -219,6 +251,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=int, default=int(os.environ.get("BENCH_SECONDS", "8")))
     parser.add_argument("--results", default=str(ROOT / "benchmarks/RESULTS.md"))
     parser.add_argument("--seed-args", default=os.environ.get("BENCH_SEED_ARGS", ""))
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=int(os.environ.get("BENCH_RUNS", "3")),
+        help="measure this many times over the one seed; every figure reported is the median of the runs",
+    )
     args = parser.parse_args()
     (ROOT / "var").mkdir(exist_ok=True)
     env = environment(args)
@@ -229,20 +267,18 @@ def main() -> int:
     subprocess.run([*manage, "seed_benchmark", *args.seed_args.split()], env=env, cwd=ROOT, check=True)
     seed_s = time.perf_counter() - started
     urls = targets_urls(env)
-    figures: dict[str, float] = {}
+    runs: list[dict[str, float]] = []
     notes: list[str] = []
-    serve_and_load(env, urls, args, figures, notes)
-    inproc = subprocess.run([PY, "benchmarks/inprocess.py"], env=env, cwd=ROOT, capture_output=True, text=True)
-    if inproc.returncode:
-        notes.append("- in-process figures failed: " + inproc.stderr.strip().splitlines()[-1])
-    else:
-        inner = json.loads(inproc.stdout.strip().splitlines()[-1])
-        figures.update({k: v for k, v in inner.items() if not k.startswith(("bytes.", "status."))})
+    for number in range(1, args.runs + 1):
+        print(f"bench: run {number} of {args.runs}", flush=True)
+        runs.append(measure(env, urls, args, notes))
+    figures = medians(runs)
     report = [
         "# Benchmark results (issue 12)",
         "",
         *machine(env),
-        f"- seed (or reuse): {seed_s:.0f} s; whole run: {time.perf_counter() - run_started:.0f} s",
+        f"- seed (or reuse): {seed_s:.0f} s; whole run: {time.perf_counter() - run_started:.0f} s;"
+        f" {len(runs)} run(s) over the one seed: every figure below is the median of the runs",
         "",
         "## Pages under load",
         "",
@@ -271,7 +307,7 @@ def main() -> int:
     for label, bound, value, met in verdicts(figures):
         missed += not met
         report.append(f"| {label} | {bound} | {fmt(value)} | {'yes' if met else '**MISSED**'} |")
-    report += ["", f"{missed} target(s) missed."]
+    report += ["", f"{missed} target(s) missed.", "", "## Each run", "", *runs_table(runs)]
     text = "\n".join(report) + "\n"
     Path(args.results).write_text(text)
     (ROOT / "var/bench-figures.json").write_text(json.dumps(figures, indent=1, sort_keys=True))
