@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Value, prefetch_related_objects
 from django.db.models.functions import Coalesce
@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from campaigns.engine import PlayerView
-from campaigns.rulesets.base import PlayerState, TeamState
+from campaigns.rulesets.base import PlayerState, RosterSpec, TeamState
 
 from .models import LedgerEntry, Player, Position, Roster, Sponsorship, Team
 
@@ -161,10 +161,17 @@ def _treasury_of(team: Team) -> int:
     return team_treasury(team=team) if annotated is None else annotated
 
 
-def team_state(*, team: Team, treasury: int | None = None) -> TeamState:
-    """The plain-value team the rules read. Uses prefetched players and positions when present."""
+def team_state(
+    *,
+    team: Team,
+    treasury: int | None = None,
+    players: Iterable[Player] | None = None,
+    roster: RosterSpec | None = None,
+) -> TeamState:
+    """The plain-value team the rules read. Uses prefetched players and positions when present; a caller that
+    loaded them itself (a list of the team's players, its roster's spec built once for many teams) passes them."""
     return TeamState(
-        roster=team.roster.spec(),
+        roster=team.roster.spec() if roster is None else roster,
         players=tuple(
             PlayerState(
                 id=p.pk,
@@ -174,7 +181,7 @@ def team_state(*, team: Team, treasury: int | None = None) -> TeamState:
                 role=p.role,
                 abilities=len(p.abilities),
             )
-            for p in team.players.all()
+            for p in (team.players.all() if players is None else players)
         ),
         staff=dict(team.staff),
         rerolls=team.rerolls,

@@ -89,7 +89,7 @@ def fan_factor_changes(w: Week) -> list[dict]:
 def sponsorships(w: Week) -> dict:
     gained, ended = [], []
     for team in w.teams:
-        for sponsorship in team.sponsorships.all():
+        for sponsorship in team.sponsorship_list:
             ref = {"team": team.pk, "team_name": team.name, "sponsor": sponsorship.name or f"#{sponsorship.pk}"}
             if in_week(sponsorship.gained_at, w.start, w.end):
                 gained.append({**ref, "at": iso(sponsorship.gained_at)})
