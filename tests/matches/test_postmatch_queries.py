@@ -27,8 +27,11 @@ STEPS = {
 }
 
 #: What confirm and each step cost, whatever the league's size or the team's (confirm's 21 include the one update
-#: that gives the league's table a new version, so the cached standings are never stale).
-EXPECTED = {"confirm": 21, "improvements": 10, "team_stats": 10, "fortune": 14, "hire_fire": 10, "prepare": 12}
+#: that gives the league's table a new version, so the cached standings are never stale). Each step loads only the
+#: parts of the team and match it declares it reads (`Step.reads`): the team row and its sequence, locked, then
+#: one query for each part — players (all five steps), match rows (improvements), sponsorships (fortune), roster
+#: positions (hire and fire; prepare, for its journeymen and the Team Value at the end of the sequence).
+EXPECTED = {"confirm": 21, "improvements": 8, "team_stats": 7, "fortune": 12, "hire_fire": 8, "prepare": 10}
 #: A team of one player costs three queries more at Prepare for next match (rules/blitzbowl.md §5): it takes on
 #: its Journeymen — one insert, however many — and, its treasury untouched by hiring, pays an Expensive Mistake
 #: (the ledger's read and one insert).
