@@ -13,11 +13,13 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import OuterRef
 
 from campaigns import engine
 from campaigns.dice import Dice, RollRecord, check_entered
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
+from league.selectors import json_rows
 from teams.models import Team
 from teams.selectors import (
     player_view,
@@ -141,6 +143,7 @@ def aftermath_post(
         aftermath = (
             Aftermath.objects.select_for_update(of=("self",))
             .select_related("match__league", "match__stadium")
+            .annotate(side_rows=_sides_folded())
             .filter(match_id=match_id, team_id=team_id)
             .first()
         )
@@ -172,7 +175,7 @@ def aftermath_post(
         dice = Dice(catalogue=catalogue, entered=entered, prior=prior)
         ctx = engine.StepContext(
             team=_team_view(team, parts),
-            match=_match_view(match, team, parts),
+            match=_match_view(match, team, parts, sides=_sides_unfolded(aftermath.side_rows)),
             hr=hr,
             dice=dice,
             choices=merged_choices,
@@ -221,8 +224,28 @@ def _view_for(team: Team) -> engine.TeamView:
     return _team_view(team_step_queryset().get(pk=team.pk))
 
 
-def _match_view(match: Match, team: Team, parts: frozenset[str] = engine.VIEW_PARTS) -> engine.MatchView:
-    sides = list(match.sides.all())
+#: A side's fields a step reads (`_side_view`), folded into its sequence's row.
+SIDE_VIEW_FIELDS = ("team_id", "order", "score", "casualties_inflicted", "conceded", "conceded_early", "fame")
+SIDE_VIEW_FIELDS += ("mvp_id", "placing", "eliminations", "outcome")
+
+
+def _sides_folded():
+    """The match's sides as one JSON array on its sequence's row: a step reads them without a query of their own."""
+    return json_rows(MatchTeam.objects.filter(match=OuterRef("match_id")), "match", **{f: f for f in SIDE_VIEW_FIELDS})
+
+
+def _sides_unfolded(rows: list[dict]) -> list[MatchTeam]:
+    """`_sides_folded`'s rows as the match's sides, in their order (SQLite's JSON has 0/1 for booleans)."""
+    flags = ("conceded", "conceded_early")
+    sides = [MatchTeam(**{**row, **{f: bool(row[f]) for f in flags}}) for row in rows]
+    return sorted(sides, key=lambda side: side.order)
+
+
+def _match_view(
+    match: Match, team: Team, parts: frozenset[str] = engine.VIEW_PARTS, *, sides: list[MatchTeam] | None = None
+) -> engine.MatchView:
+    """The match as this team saw it; `sides`: its sides, when the caller holds them (else one query)."""
+    sides = list(match.sides.all()) if sides is None else sides
     us = next(s for s in sides if s.team_id == team.pk)
     them = [s for s in sides if s.team_id != team.pk]
     rows = _player_rows(match, team) if "player_rows" in parts else engine.Unread("player_rows")
