@@ -207,8 +207,10 @@ def aftermath_post(
         aftermath.step_index += 1
         if aftermath.step_index >= len(steps):
             aftermath.complete = True
-            # The players as this step left them (one query; the balances were kept true by the effects).
-            team_players_reload(team=team)
+            # The players as this step left them: its updates changed the rows it read, in memory; players it did
+            # not read, or new ones, take one query (the balances were kept true by the effects).
+            if "players" not in parts or any(isinstance(e, engine.NewPlayer) for e in ctx.effects):
+                team_players_reload(team=team)
             tv = rules.team_value(team_state(team=team), hr)
             if tv is not None:
                 aftermath.log[-1]["lines"].append(

@@ -31,12 +31,13 @@ STEPS = {
 #: are read once, with the match, for the policy and the result's check alike). Each step loads only the parts of
 #: the team and match it declares it reads (`Step.reads`): the team row, then its sequence with the match's sides
 #: folded in (both locked), then one query for each part — players (all five steps), match rows (improvements),
-#: sponsorships (fortune), roster positions (hire and fire; prepare, for its journeymen and the Team Value).
-EXPECTED = {"confirm": 16, "improvements": 7, "team_stats": 6, "fortune": 11, "hire_fire": 7, "prepare": 9}
-#: A team of one player costs three queries more at Prepare for next match (rules/blitzbowl.md §5): it takes on
-#: its Journeymen — one insert, however many — and, its treasury untouched by hiring, pays an Expensive Mistake
-#: (the ledger's read and one insert).
-JOURNEYMEN = 3
+#: sponsorships (fortune), roster positions (hire and fire; prepare, for its journeymen and the Team Value, which
+#: reads the players as the step left them in memory).
+EXPECTED = {"confirm": 16, "improvements": 7, "team_stats": 6, "fortune": 11, "hire_fire": 7, "prepare": 8}
+#: A team of one player costs four queries more at Prepare for next match (rules/blitzbowl.md §5): it takes on
+#: its Journeymen — one insert, however many, and its players read again for the Team Value — and, its treasury
+#: untouched by hiring, pays an Expensive Mistake (the ledger's read and one insert).
+JOURNEYMEN = 4
 
 
 def _league_of(league, *, teams: int, history: int = 6) -> None:
