@@ -211,6 +211,32 @@ class TeamView:
     positions: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
+#: The parts of the views a step may declare it reads (`Step.reads`); the engine loads only those.
+VIEW_PARTS = frozenset({"players", "positions", "sponsorships", "player_rows"})
+
+
+class UnreadPart(RuntimeError):
+    """A step touched a part of its view it did not declare in `Step.reads`: a bug in the declaration."""
+
+
+class Unread:
+    """Stands in the view for a part the step did not declare it reads (`Step.reads`): any use of it fails
+    loudly, so a wrong declaration is caught by the step's tests instead of answering from nothing."""
+
+    __slots__ = ("part",)
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+
+    def _fail(self, *args: Any, **kwargs: Any) -> Any:
+        raise UnreadPart(f"The step read {self.part!r}, which its Step.reads does not declare.")
+
+    __iter__ = __len__ = __getitem__ = __contains__ = __bool__ = __getattr__ = _fail
+
+    def __repr__(self) -> str:
+        return f"Unread({self.part!r})"
+
+
 def team_situation(team: TeamView) -> dict[str, bool]:
     """The flags a step's optional choices are offered under (`Step.options`)."""
     stadium = team.home_stadium
@@ -285,6 +311,16 @@ class Step:
     #: Choices a coach may add when running the step: (name, "flag" | "count", label, when), where `when`
     #: names a flag of `team_situation(team)` that must be true for the choice to be offered.
     options: tuple[tuple[str, str, str, str], ...] = ()
+    #: The parts of the views (VIEW_PARTS) the step reads; the others are `Unread`. None: all of them.
+    reads: frozenset[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.reads is not None and not self.reads <= VIEW_PARTS:
+            raise ValueError(f"Step {self.key!r} reads unknown parts {sorted(self.reads - VIEW_PARTS)}")
+
+    def view_parts(self) -> frozenset[str]:
+        """The parts of the views the engine loads for this step."""
+        return VIEW_PARTS if self.reads is None else self.reads
 
     def usable_rolls(self, team: TeamView, match: MatchView, hr: Mapping[str, Any]) -> tuple[str, ...]:
         """The roll keys worth asking the coach for before the step runs, in `rolls` order."""

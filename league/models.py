@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import secrets
 from zoneinfo import available_timezones
 
@@ -77,8 +79,17 @@ class League(models.Model):
 
     @cached_property
     def house_rules(self) -> dict:
-        """The effective house rules (computed once per loaded league; reload the league after a change)."""
-        return house_rules.merge(self.rules.default_house_rules(), self.house_rules_overrides)
+        """The effective house rules (computed once per loaded league; reload the league after a change): a fresh
+        copy of the merge of the ruleset's defaults with these overrides, which the process merges once."""
+        return json.loads(_merged_house_rules(self.ruleset, json.dumps(self.house_rules_overrides)))
+
+
+@functools.lru_cache(maxsize=256)
+def _merged_house_rules(ruleset: str, overrides: str) -> str:
+    """The effective house rules of `ruleset` under `overrides` (JSON text), as JSON text: merged once per process
+    and distinct overrides (the defaults are the ruleset's shipped data), each league read parses a copy of its
+    own (a step's request loads its league afresh: ~4 ms a merge, 12 a match, against a fraction of one)."""
+    return json.dumps(house_rules.merge(get_ruleset(ruleset).default_house_rules(), json.loads(overrides)))
 
 
 def league_table_changed(league_id: int) -> int:

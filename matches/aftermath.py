@@ -13,13 +13,22 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import OuterRef
 
 from campaigns import engine
 from campaigns.dice import Dice, RollRecord, check_entered
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
+from league.selectors import json_rows
 from teams.models import Team
-from teams.selectors import player_view, team_players_reload, team_races, team_state, team_step_queryset
+from teams.selectors import (
+    player_view,
+    team_parts_load,
+    team_players_reload,
+    team_races,
+    team_state,
+    team_step_queryset,
+)
 
 from . import policy
 from .effects import step_effects_apply
@@ -82,11 +91,24 @@ def _side_view(side: MatchTeam) -> engine.SideView:
     )
 
 
-def _team_view(team: Team) -> engine.TeamView:
-    positions = {p.key: p for p in team.roster.positions.all()}
+def _team_view(team: Team, parts: frozenset[str] = engine.VIEW_PARTS) -> engine.TeamView:
+    """The team as a step reads it; the parts not in `parts` (engine.VIEW_PARTS) are `engine.Unread`."""
     journeyman = team.roster.extra.get("journeyman_position")
-    races = team_races(team=team)
-    players = tuple(player_view(p, races=races) for p in team.players.all() if p.left_at is None)
+    if "positions" in parts:
+        positions = {p.key: p for p in team.roster.positions.all()}
+        position_costs = {k: {"name": p.name, "cost": p.cost} for k, p in positions.items()}
+        journeyman_cost = positions[journeyman].cost if journeyman in positions else 0
+    else:
+        position_costs = journeyman_cost = engine.Unread("positions")
+    if "players" in parts:
+        races = team_races(team=team)
+        players = tuple(player_view(p, races=races) for p in team.players.all() if p.left_at is None)
+    else:
+        players = engine.Unread("players")
+    if "sponsorships" in parts:
+        sponsorships = tuple((s.pk, s.name) for s in team.sponsorships.all() if s.ended_at is None)
+    else:
+        sponsorships = engine.Unread("sponsorships")
     home = team.home_stadium
     return engine.TeamView(
         id=team.pk,
@@ -98,11 +120,11 @@ def _team_view(team: Team) -> engine.TeamView:
         rerolls=team.rerolls,
         staff=dict(team.staff),
         players=players,
-        ongoing_sponsorships=tuple((s.pk, s.name) for s in team.sponsorships.all() if s.ended_at is None),
+        ongoing_sponsorships=sponsorships,
         home_stadium=_stadium_view(home, team) if home else None,
         journeyman_position=journeyman,
-        journeyman_cost=positions[journeyman].cost if journeyman in positions else 0,
-        positions={k: {"name": p.name, "cost": p.cost} for k, p in positions.items()},
+        journeyman_cost=journeyman_cost,
+        positions=position_costs,
     )
 
 
@@ -115,10 +137,13 @@ def aftermath_post(
     with transaction.atomic():
         # The unit of work: the team's row locked and loaded once, as the step reads it (the lock on its row
         # alone: PostgreSQL refuses FOR UPDATE on the nullable side of the stadium's outer join).
-        team = team_step_queryset().select_for_update(of=("self",)).get(pk=team_id)
+        # Its players, positions and sponsorships are read below, once the step is known, as far as it reads them.
+        bare = team_step_queryset(sponsorships=False, positions=False, players=False)
+        team = bare.select_for_update(of=("self",)).get(pk=team_id)
         aftermath = (
             Aftermath.objects.select_for_update(of=("self",))
             .select_related("match__league", "match__stadium")
+            .annotate(side_rows=_sides_folded())
             .filter(match_id=match_id, team_id=team_id)
             .first()
         )
@@ -134,6 +159,13 @@ def aftermath_post(
             current = "none (complete)" if aftermath.complete else steps[aftermath.step_index].key
             raise StepConflict(f"The current step is {current}, not {step}.")
         current = steps[aftermath.step_index]
+        parts = current.view_parts()
+        team_parts_load(
+            team=team,
+            positions="positions" in parts,
+            players="players" in parts,
+            sponsorships="sponsorships" in parts,
+        )
         catalogue = rules.roll_catalogue(hr)
         pending = aftermath.pending or {}
         # Dice entered before a pause and not yet used stay entered; a key given again replaces them.
@@ -142,8 +174,8 @@ def aftermath_post(
         prior = [RollRecord.from_dict(r) for r in pending.get("rolls", [])]
         dice = Dice(catalogue=catalogue, entered=entered, prior=prior)
         ctx = engine.StepContext(
-            team=_team_view(team),
-            match=_match_view(match, team),
+            team=_team_view(team, parts),
+            match=_match_view(match, team, parts, sides=_sides_unfolded(aftermath.side_rows)),
             hr=hr,
             dice=dice,
             choices=merged_choices,
@@ -175,8 +207,10 @@ def aftermath_post(
         aftermath.step_index += 1
         if aftermath.step_index >= len(steps):
             aftermath.complete = True
-            # The players as this step left them (one query; the balances were kept true by the effects).
-            team_players_reload(team=team)
+            # The players as this step left them: its updates changed the rows it read, in memory; players it did
+            # not read, or new ones, take one query (the balances were kept true by the effects).
+            if "players" not in parts or any(isinstance(e, engine.NewPlayer) for e in ctx.effects):
+                team_players_reload(team=team)
             tv = rules.team_value(team_state(team=team), hr)
             if tv is not None:
                 aftermath.log[-1]["lines"].append(
@@ -192,11 +226,48 @@ def _view_for(team: Team) -> engine.TeamView:
     return _team_view(team_step_queryset().get(pk=team.pk))
 
 
-def _match_view(match: Match, team: Team) -> engine.MatchView:
-    sides = list(match.sides.all())
+#: A side's fields a step reads (`_side_view`), folded into its sequence's row.
+SIDE_VIEW_FIELDS = ("team_id", "order", "score", "casualties_inflicted", "conceded", "conceded_early", "fame")
+SIDE_VIEW_FIELDS += ("mvp_id", "placing", "eliminations", "outcome")
+
+
+def _sides_folded():
+    """The match's sides as one JSON array on its sequence's row: a step reads them without a query of their own."""
+    return json_rows(MatchTeam.objects.filter(match=OuterRef("match_id")), "match", **{f: f for f in SIDE_VIEW_FIELDS})
+
+
+def _sides_unfolded(rows: list[dict]) -> list[MatchTeam]:
+    """`_sides_folded`'s rows as the match's sides, in their order (SQLite's JSON has 0/1 for booleans)."""
+    flags = ("conceded", "conceded_early")
+    sides = [MatchTeam(**{**row, **{f: bool(row[f]) for f in flags}}) for row in rows]
+    return sorted(sides, key=lambda side: side.order)
+
+
+def _match_view(
+    match: Match, team: Team, parts: frozenset[str] = engine.VIEW_PARTS, *, sides: list[MatchTeam] | None = None
+) -> engine.MatchView:
+    """The match as this team saw it; `sides`: its sides, when the caller holds them (else one query)."""
+    sides = list(match.sides.all()) if sides is None else sides
     us = next(s for s in sides if s.team_id == team.pk)
     them = [s for s in sides if s.team_id != team.pk]
-    rows = {
+    rows = _player_rows(match, team) if "player_rows" in parts else engine.Unread("player_rows")
+    return engine.MatchView(
+        id=match.pk,
+        kind=match.kind,
+        outcome=us.outcome or "draw",
+        us=_side_view(us),
+        them=tuple(_side_view(s) for s in them),
+        stadium=_stadium_view(match.stadium, team) if match.stadium else None,
+        player_rows=rows,
+        event=match.event,
+        tests_to_win=match.tests_to_win,
+        result=match.result,
+    )
+
+
+def _player_rows(match: Match, team: Team) -> dict[int, dict[str, Any]]:
+    """The team's players' rows of the match, by player (one query)."""
+    return {
         r.player_id: {
             "touchdowns": r.touchdowns,
             "casualties": r.casualties,
@@ -212,18 +283,6 @@ def _match_view(match: Match, team: Team) -> engine.MatchView:
         }
         for r in PlayerMatch.objects.filter(match=match, team=team)
     }
-    return engine.MatchView(
-        id=match.pk,
-        kind=match.kind,
-        outcome=us.outcome or "draw",
-        us=_side_view(us),
-        them=tuple(_side_view(s) for s in them),
-        stadium=_stadium_view(match.stadium, team) if match.stadium else None,
-        player_rows=rows,
-        event=match.event,
-        tests_to_win=match.tests_to_win,
-        result=match.result,
-    )
 
 
 def aftermath_views(match: Match, team: Team) -> tuple[engine.TeamView, engine.MatchView]:

@@ -143,7 +143,7 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
         match=match,
         step="result",
         records=entered_records(result.get("rolls", {}), rules.roll_catalogue(hr)),
-        rolled_by=match.submitted_by,
+        rolled_by_id=match.submitted_by_id,
     )
     Aftermath.objects.bulk_create([Aftermath(match=match, team_id=s.team_id) for s in sides])
 

@@ -33,7 +33,8 @@ def may_schedule_match(user: AbstractBaseUser, league: League, teams: Iterable[T
 
 def may_enter_result(user: AbstractBaseUser, match: Match) -> bool:
     """A coach of a side, or the commissioner, enters (or re-enters) the result."""
-    return may_run_league(user, match.league) or _coaches_one_of(user, _teams(match))
+    # (The coach's half first: it reads the sides held with the match, the commissioner's asks the database.)
+    return _coaches_one_of(user, _teams(match)) or may_run_league(user, match.league)
 
 
 def may_confirm_result(user: AbstractBaseUser, match: Match) -> bool:
@@ -42,9 +43,9 @@ def may_confirm_result(user: AbstractBaseUser, match: Match) -> bool:
     if not user.is_authenticated or user.pk == match.submitted_by_id:
         return False
     coaches = {team.pk: team.coach_id for team in _teams(match)}
-    return may_run_league(user, match.league) or confirms_as_other_coach(
+    return confirms_as_other_coach(
         user_id=user.pk, submitted_by_id=match.submitted_by_id, coaches=coaches
-    )
+    ) or may_run_league(user, match.league)
 
 
 def confirms_as_other_coach(*, user_id: int, submitted_by_id: int | None, coaches: dict[int, int | None]) -> bool:

@@ -19,15 +19,15 @@ def record_rolls(
     league: League,
     step: str,
     records: Iterable[RollRecord],
-    rolled_by: AbstractBaseUser | None,
+    rolled_by: AbstractBaseUser | None = None,
+    rolled_by_id: int | None = None,
     match: Match | None = None,
     team_id: int | None = None,
 ) -> list[Roll]:
     """Append `records` (in order) to the league's roll log, for `match` and `team_id` when they belong to one;
-    returns the rows written (with their ids)."""
-    rows = [
-        roll_row(league=league, step=step, record=r, rolled_by=rolled_by, match=match, team_id=team_id) for r in records
-    ]
+    returns the rows written (with their ids). Who rolled them: `rolled_by`, or his id alone (no query for him)."""
+    who = {"rolled_by_id": rolled_by_id} if rolled_by_id is not None else {"rolled_by": rolled_by}
+    rows = [roll_row(league=league, step=step, record=r, match=match, team_id=team_id, **who) for r in records]
     return write_roll_rows(rows)
 
 

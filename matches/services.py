@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from campaigns.dice import check_entered
@@ -75,11 +76,11 @@ def _check_consecutive(league: League, pair: list[int], limit: int) -> None:
         recent = (
             MatchTeam.objects.filter(team_id=team_id, match__league=league)
             .order_by("-match__created_at", "-match_id")
-            .values_list("match_id", flat=True)[:limit]
+            .values("match_id")[:limit]
         )
-        recent = list(recent)
-        if len(recent) < limit:
-            continue
+        # The opponents in the team's last `limit` matches, in one query (its recent matches a subquery): fewer
+        # than `limit` of them, or one who is not `other`, and the teams have not met `limit` times in a row (a
+        # match of three or more teams has opponents who differ).
         opponents = list(
             MatchTeam.objects.filter(match_id__in=recent).exclude(team_id=team_id).values_list("team_id", flat=True)
         )
@@ -123,14 +124,26 @@ def parse_match_result(match: Match, body: object, *, sides: list[MatchTeam] | N
     return result
 
 
+def _locked_match(match_id: int, *related: str) -> Match:
+    """The match, its row locked, with its league (and `related`) and its sides with their teams prefetched: the
+    policy and the result's validation read the sides from there, not with queries of their own."""
+    sides = Prefetch("sides", queryset=MatchTeam.objects.select_related("team"))
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("league", *related)
+        .prefetch_related(sides)
+        .get(pk=match_id)
+    )
+
+
 def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) -> Match:
     with transaction.atomic():
-        match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
-        teams = [side.team for side in match.sides.select_related("team")]
+        match = _locked_match(match_id)
+        sides = list(match.sides.all())
         if not policy.may_enter_result(user, match):
             raise NotPermitted("Only a coach of a team in this match or the commissioner can enter its result.")
         lifecycle.next_status(match.status, lifecycle.Action.SUBMIT)  # refused before the result is validated
-        match.result = _validated_result(match, teams, body)
+        match.result = _validated_result(match, [s.team for s in sides], body, sides)
         match.result_body = body
         lifecycle.transition(match, lifecycle.Action.SUBMIT)
         match.submitted_by = user
@@ -170,8 +183,8 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
     """The other coach (or the commissioner) confirms: the result is final, each team's snapshot is taken,
     per-player rows written, injuries applied, and each team's post-match sequence opens."""
     with transaction.atomic():
-        match = Match.objects.select_for_update(of=("self",)).select_related("league", "prematch").get(pk=match_id)
-        sides = list(match.sides.select_related("team"))
+        match = _locked_match(match_id, "prematch")
+        sides = list(match.sides.all())
         lifecycle.next_status(match.status, lifecycle.Action.CONFIRM)  # refused before anything else is asked
         if user.pk == match.submitted_by_id:
             raise NotPermitted(

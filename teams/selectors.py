@@ -31,19 +31,24 @@ def team_sheet_queryset() -> QuerySet[Team]:
     return _team_with_players().prefetch_related(*_injury_prefetches())
 
 
-def _team_with_players() -> QuerySet[Team]:
-    """A team, its balances, its roster's positions and its players in order: what every team read starts from."""
+def _team_with_players(*, positions: bool = True, players: bool = True) -> QuerySet[Team]:
+    """A team, its balances, its roster's positions and its players in order: what every team read starts from
+    (a post-match step that reads neither the positions nor the players leaves them out)."""
+    prefetches = [Prefetch("roster__positions", queryset=_positions_in_order())] if positions else []
+    if players:
+        prefetches.append(Prefetch("players", queryset=_players_in_order()))
     return (
         Team.objects.select_related("league", "coach", "roster", "home_stadium")
         .annotate(
             treasury=_latest_balance(LedgerEntry.Account.TREASURY),
             stadium_fund=_latest_balance(LedgerEntry.Account.STADIUM_FUND),
         )
-        .prefetch_related(
-            Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
-            Prefetch("players", queryset=_players_in_order()),
-        )
+        .prefetch_related(*prefetches)
     )
+
+
+def _positions_in_order() -> QuerySet[Position]:
+    return Position.objects.order_by("order", "id")
 
 
 def team_queryset() -> QuerySet[Team]:
@@ -100,11 +105,12 @@ def team_list_queryset() -> QuerySet[Team]:
     )
 
 
-def team_step_queryset(*, sponsorships: bool = True) -> QuerySet[Team]:
+def team_step_queryset(*, sponsorships: bool = True, positions: bool = True, players: bool = True) -> QuerySet[Team]:
     """A team as a post-match step or a confirmation reads it: its balances, roster positions, players and
-    (unless told not to) sponsorships in a fixed number of queries — and not the players' injury history
-    (team_queryset's per-match rows grow with every match played; a step never reads them)."""
-    teams = _team_with_players()
+    sponsorships (each unless told not to: a step loads only what it reads) in a fixed number of queries — and
+    not the players' injury history (team_queryset's per-match rows grow with every match played; a step never
+    reads them)."""
+    teams = _team_with_players(positions=positions, players=players)
     # (Ordered by date alone: the model's default order starts with the team, a join to the league's name.)
     return (
         teams.prefetch_related(Prefetch("sponsorships", queryset=Sponsorship.objects.order_by("gained_at", "id")))
@@ -113,14 +119,29 @@ def team_step_queryset(*, sponsorships: bool = True) -> QuerySet[Team]:
     )
 
 
+def team_parts_load(*, team: Team, positions: bool, players: bool, sponsorships: bool) -> None:
+    """Prefetch onto a team loaded bare (`team_step_queryset` with every part off) the parts a step reads: one
+    query each, as `team_step_queryset` would have read them."""
+    prefetches = [Prefetch("roster__positions", queryset=_positions_in_order())] if positions else []
+    if players:
+        prefetches.append(Prefetch("players", queryset=_players_in_order()))
+    if sponsorships:
+        prefetches.append(Prefetch("sponsorships", queryset=Sponsorship.objects.order_by("gained_at", "id")))
+    if prefetches:
+        prefetch_related_objects([team], *prefetches)
+
+
 def _players_in_order() -> QuerySet[Player]:
     return Player.objects.select_related("position").order_by("number", "id")
 
 
 def team_players_reload(*, team: Team) -> None:
-    """Read the team's players again into its prefetched list (one query), after a write changed them."""
+    """Read the team's players again into its prefetched list (one query), after a write changed them; and its
+    roster's positions when they were not read yet (one more)."""
     getattr(team, "_prefetched_objects_cache", {}).pop("players", None)
     prefetch_related_objects([team], Prefetch("players", queryset=_players_in_order()))
+    if "positions" not in getattr(team.roster, "_prefetched_objects_cache", {}):
+        prefetch_related_objects([team.roster], Prefetch("positions", queryset=_positions_in_order()))
 
 
 # A player's injuries are facts of the matches he played: the per-match rows the matches app keeps, a layer

@@ -6,7 +6,9 @@ returns effects and log lines through the context. Nothing here touches the data
 (4. Hire and fire), `preparation` (5. Prepare for next match), `common` (what they share).
 
 Each step declares the rolls it may use and, through `usable`, which of them it can use for a given team and
-match, so a page asks only for those (no stadium dice without a stadium, no winnings re-roll for a loser).
+match, so a page asks only for those (no stadium dice without a stadium, no winnings re-roll for a loser),
+and, through `reads`, the parts of the team and match views it reads: the engine loads only those (no roster
+positions, sponsorships or match rows for a step that never looks at them).
 """
 
 from __future__ import annotations
@@ -19,8 +21,22 @@ from .preparation import prepare, prepare_usable
 from .stadium import hire_fire, hire_fire_usable
 
 STEPS = (
-    Step("improvements", "Improvements", improvements, rolls=("improvement",), usable=improvements_usable),
-    Step("team_stats", "Update team stats", team_stats, rolls=("concede_leave",), usable=team_stats_usable),
+    Step(
+        "improvements",
+        "Improvements",
+        improvements,
+        rolls=("improvement",),
+        usable=improvements_usable,
+        reads=frozenset({"players", "player_rows"}),
+    ),
+    Step(
+        "team_stats",
+        "Update team stats",
+        team_stats,
+        rolls=("concede_leave",),
+        usable=team_stats_usable,
+        reads=frozenset({"players"}),
+    ),
     Step(
         "fortune",
         "Fortune and FAME",
@@ -39,6 +55,7 @@ STEPS = (
             "random_player",
         ),
         usable=fortune_usable,
+        reads=frozenset({"players", "sponsorships"}),
     ),
     Step(
         "hire_fire",
@@ -51,6 +68,7 @@ STEPS = (
             ("buy_stadium", "flag", "Buy the home stadium (the Stadium Fund pays first)", "resident_tenant"),
             ("stadium_fund_payments", "count", "Payments into the Stadium Fund", "resident"),
         ),
+        reads=frozenset({"players", "positions"}),
     ),
     Step(
         "prepare",
@@ -58,6 +76,8 @@ STEPS = (
         prepare,
         rolls=("expensive_mistakes", "expensive_mistakes_amount"),
         usable=prepare_usable,
+        # (The positions: a journeyman's, and every player's for the Team Value recorded at the end.)
+        reads=frozenset({"players", "positions"}),
     ),
 )
 
