@@ -4,19 +4,22 @@ reports.
 
 The document is streamed: `league_export_stream` yields it piece by piece, reading matches and rolls through
 one database cursor `CHUNK` rows at a time (a page of matches then has its sides, post-match sequences,
-pre-match sequences and inducements fetched together), teams and ledgers a page of teams at a time, and
-serialising each record as it goes. Memory stays that of one page whatever the league's history, the first
-bytes leave at once, and the number of queries grows with the pages, never with the rows (docs/decisions.md,
-2026-12-01 "The export streams")."""
+pre-match sequences and inducements fetched together), teams and ledgers a page of teams at a time. Each page
+is encoded at once, by orjson, into UTF-8 bytes: one encoder call a page, not one a record (docs/decisions.md,
+2026-12-01 "The export streams" and "The export encodes a page at a time"). Memory stays that of one page
+whatever the league's history, the first bytes leave at once, and the number of queries grows with the pages,
+never with the rows."""
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime, tzinfo
 
+import orjson
 from django.db import models
+from django.db.models.functions import Cast
 from django.utils import timezone
 from rest_framework.fields import DateTimeField
 from rest_framework.settings import ISO_8601, api_settings
@@ -39,7 +42,7 @@ CHUNK = 500
 TEAM_CHUNK = 50
 #: Reports per page: each carries its whole body.
 REPORT_CHUNK = 20
-#: The stream is handed to the server in pieces of about this many characters, not one per record.
+#: The stream is handed to the server in pieces of at least this many bytes, not one per record.
 BUFFER = 64 * 1024
 
 ROW_FIELDS = (
@@ -58,137 +61,100 @@ ROW_FIELDS = (
 
 # The same JSON as DRF's renderer writes for a `Response` (UNICODE_JSON, COMPACT_JSON, STRICT_JSON).
 _encoder = JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+# orjson writes what json writes (compact, UTF-8, keys in order, non-string keys as json turns them into
+# strings); datetimes and everything it does not know natively go to DRF's encoder's `default`.
+_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 
-def dumps(value) -> str:
-    return _encoder.encode(value)
+def dumps(value) -> bytes:
+    """`value` as DRF's renderer writes it, in UTF-8. A value orjson refuses (an integer past 64 bits, nesting
+    past 254 levels) is written by DRF's encoder itself, which also raises what DRF would."""
+    try:
+        return orjson.dumps(value, default=_encoder.default, option=_OPTIONS)
+    except orjson.JSONEncodeError:
+        return _encoder.encode(value).encode()
 
 
 def league_export(*, league: League) -> dict:
     """The export as one parsed document: for callers that want it whole (and small)."""
-    return json.loads("".join(league_export_stream(league=league)))
+    return json.loads(b"".join(league_export_stream(league=league)))
 
 
-def league_export_stream(*, league: League) -> Iterator[str]:
-    """The export document: its head (the league and its house rules) at once, then pieces of about BUFFER
-    characters."""
+def league_export_stream(*, league: League) -> Iterator[bytes]:
+    """The export document: its head (the league and its house rules) at once, then pieces of at least BUFFER
+    bytes (a page of matches is one piece)."""
     parts = _document(league)
     yield next(parts)
     yield from _buffered(parts)
 
 
-def _buffered(parts: Iterable[str]) -> Iterator[str]:
-    pending: list[str] = []
+def _buffered(parts: Iterable[bytes]) -> Iterator[bytes]:
+    pending: list[bytes] = []
     size = 0
     for part in parts:
         pending.append(part)
         size += len(part)
         if size >= BUFFER:
-            yield "".join(pending)
+            yield b"".join(pending)
             pending, size = [], 0
     if pending:
-        yield "".join(pending)
+        yield b"".join(pending)
 
 
-def _array(items: Iterable) -> Iterator[str]:
-    yield "["
-    for i, item in enumerate(items):
-        yield ("," if i else "") + dumps(item)
-    yield "]"
+def _joined(pages: Iterable[list | dict], brackets: bytes) -> Iterator[bytes]:
+    """A JSON array (or object) of the pages' items (or members), each page encoded in one call."""
+    yield brackets[:1]
+    comma = b""
+    for page in pages:
+        if page:
+            yield comma + dumps(page)[1:-1]  # the page's items, without its own brackets
+            comma = b","
+    yield brackets[1:]
 
 
-def _document(league: League) -> Iterator[str]:
+def _document(league: League) -> Iterator[bytes]:
     league = league_queryset().get(pk=league.pk)
     team_ids = list(Team.objects.filter(league=league).order_by("name", "id").values_list("pk", flat=True))
     yield (
-        '{"exported_at":'
+        b'{"exported_at":'
         + dumps(timezone.now().isoformat())
-        + ',"league":'
+        + b',"league":'
         + dumps(LeagueOut(league).data)
-        + ',"house_rules":'
+        + b',"house_rules":'
         + dumps(league.house_rules)
     )
-    yield ',"teams":'
-    yield from _array(_team_docs(league, team_ids))
-    yield ',"matches":'
-    yield from _array(_match_docs(league))
-    yield ',"ledgers":{'
-    for i, (team_id, entries) in enumerate(_ledgers(team_ids)):
-        yield ("," if i else "") + dumps(str(team_id)) + ":"
-        yield from _array(entries)
-    yield '},"rolls":'
-    yield from _array(_rolls(league))
-    yield ',"reports":'
-    yield from _array(
-        {"id": r.pk, "week": r.week, "created_at": r.created_at.isoformat(), "url": report_url(r), "data": r.data}
-        for r in league.reports.order_by("-week_start", "-id").iterator(chunk_size=REPORT_CHUNK)
+    yield b',"teams":'
+    yield from _joined(_team_pages(league, team_ids), b"[]")
+    yield b',"matches":'
+    yield from _joined(_match_pages(league), b"[]")
+    yield b',"ledgers":'
+    yield from _joined(_ledger_pages(team_ids), b"{}")
+    yield b',"rolls":'
+    yield from _joined(_roll_pages(league), b"[]")
+    yield b',"reports":'
+    reports = league.reports.order_by("-week_start", "-id").iterator(chunk_size=REPORT_CHUNK)
+    yield from _joined(
+        _batches(
+            (
+                {
+                    "id": r.pk,
+                    "week": r.week,
+                    "created_at": r.created_at.isoformat(),
+                    "url": report_url(r),
+                    "data": r.data,
+                }
+                for r in reports
+            ),
+            REPORT_CHUNK,
+        ),
+        b"[]",
     )
-    yield "}"
+    yield b"}"
 
 
 def _pages(ids: list[int], size: int) -> Iterator[list[int]]:
     for start in range(0, len(ids), size):
         yield ids[start : start + size]
-
-
-def _team_docs(league: League, team_ids: list[int]) -> Iterator[dict]:
-    """Teams by name, each player with his match rows in this league (match order)."""
-    for page in _pages(team_ids, TEAM_CHUNK):
-        teams = list(team_queryset().filter(pk__in=page).order_by("name", "id"))
-        history: dict[int, list[dict]] = defaultdict(list)
-        for row in (
-            PlayerMatch.objects.filter(match__league=league, player__team__in=page)
-            .order_by("match_id")
-            .values("player_id", "match_id", *ROW_FIELDS)
-        ):
-            history[row.pop("player_id")].append(row)
-        for doc in TeamOut(teams, many=True, context={}).data:
-            for player in doc["players"]:
-                player["history"] = history.get(player["id"], [])
-            yield doc
-
-
-def _match_docs(league: League) -> Iterator[dict]:
-    """Matches in the order they were made (created_at, id), read through one cursor and written a page at a
-    time: each as MatchOut writes it, with its whole pre-match sequence and its inducements. Read as values
-    (a match's journal and corrections are not read at all); 4 more queries a page."""
-    steps = [s.key for s in league.rules.postmatch_steps]
-    zone = timezone.get_current_timezone()
-    rows = Match.objects.filter(league=league).order_by("created_at", "id").values_list(*_columns(MATCH_FIELDS))
-    match_id = _columns(MATCH_FIELDS).index("id")
-    for page in _batches(rows.iterator(chunk_size=CHUNK), CHUNK):
-        ids = [row[match_id] for row in page]
-        sides, aftermaths, inducements = defaultdict(list), defaultdict(list), defaultdict(list)
-        for side_match, team_name, *side in (
-            MatchTeam.objects.filter(match__in=ids)
-            .order_by("match_id", "order")
-            .values_list("match_id", "team__name", *_columns(SIDE_FIELDS))
-        ):
-            sides[side_match].append({"team_name": team_name, **_row_out(side, SIDE_FIELDS, zone)})
-        for a in (
-            Aftermath.objects.filter(match__in=ids)
-            .order_by("team_id")
-            .values("match_id", "team_id", "complete", "step_index", "pending")
-        ):
-            aftermaths[a["match_id"]].append(
-                {
-                    "team": a["team_id"],
-                    "step": None if a["complete"] else steps[a["step_index"]],
-                    "complete": a["complete"],
-                    "pending": bool(a["pending"]),
-                }
-            )
-        prematches = {p.match_id: p for p in Prematch.objects.filter(match__in=ids)}
-        for i in Inducement.objects.filter(match__in=ids).select_related("position").order_by("id"):
-            inducements[i.match_id].append(inducement_out(i))
-        for row in page:
-            doc = _row_out(row, MATCH_FIELDS, zone)
-            pk = row[match_id]
-            doc["teams"] = [side["team"] for side in sides[pk]]
-            doc["sides"] = [{name: side[name] for name in SideOut.Meta.fields} for side in sides[pk]]
-            doc["aftermath"] = aftermaths[pk]
-            doc["prematch"] = _prematch_out(prematches.get(pk))
-            yield {name: doc[name] for name in MatchOut.Meta.fields} | {"inducements": inducements[pk]}
 
 
 def _batches(rows: Iterable, size: int) -> Iterator[list]:
@@ -200,6 +166,73 @@ def _batches(rows: Iterable, size: int) -> Iterator[list]:
             batch = []
     if batch:
         yield batch
+
+
+def _team_pages(league: League, team_ids: list[int]) -> Iterator[list[dict]]:
+    """Teams by name, a page at a time, each player with his match rows in this league (match order)."""
+    history_out = _row_writer(HISTORY_FIELDS)
+    for page in _pages(team_ids, TEAM_CHUNK):
+        teams = list(team_queryset().filter(pk__in=page).order_by("name", "id"))
+        for team in teams:
+            # The league read once for all: its house rules (which the team value and every player's summary
+            # read) are merged once, not once per team.
+            team.league = league
+        history: dict[int, list[dict]] = defaultdict(list)
+        # By the players' ids (the page's prefetched players): an index scan of the rows, where a join to the
+        # players by team read the whole table for each page.
+        players = [player.pk for team in teams for player in team.players.all()]
+        rows = (
+            PlayerMatch.objects.filter(match__league=league, player__in=players)
+            .order_by("match_id")
+            .values_list("player_id", *_columns(HISTORY_FIELDS))
+        )
+        for player_id, *row in rows:
+            history[player_id].append(history_out(row))
+        docs = TeamOut(teams, many=True, context={}).data
+        for doc in docs:
+            for player in doc["players"]:
+                player["history"] = history.get(player["id"], [])
+        yield docs
+
+
+def _match_pages(league: League) -> Iterator[list[dict]]:
+    """Matches in the order they were made (created_at, id), read through one cursor and written a page at a
+    time: each as MatchOut writes it, with its whole pre-match sequence and its inducements. Read as values
+    (a match's journal and corrections are not read at all); 4 more queries a page."""
+    steps = [s.key for s in league.rules.postmatch_steps]
+    match_out, side_out = _row_writer(MATCH_FIELDS), _row_writer(SIDE_FIELDS)
+    rows = Match.objects.filter(league=league).order_by("created_at", "id").values_list(*_columns(MATCH_FIELDS))
+    match_id = _columns(MATCH_FIELDS).index("id")
+    for page in _batches(rows.iterator(chunk_size=CHUNK), CHUNK):
+        ids = [row[match_id] for row in page]
+        sides, aftermaths, inducements = defaultdict(list), defaultdict(list), defaultdict(list)
+        for side_match, *side in (
+            MatchTeam.objects.filter(match__in=ids)
+            .order_by("match_id", "order")
+            .values_list("match_id", *_columns(SIDE_FIELDS))
+        ):
+            sides[side_match].append(side_out(side))
+        for a in (
+            Aftermath.objects.filter(match__in=ids)
+            .order_by("team_id")
+            .values_list("match_id", "team_id", "complete", "step_index", "pending")
+        ):
+            aftermaths[a[0]].append(
+                {"team": a[1], "step": None if a[2] else steps[a[3]], "complete": a[2], "pending": bool(a[4])}
+            )
+        prematches = {p.match_id: p for p in Prematch.objects.filter(match__in=ids)}
+        for i in Inducement.objects.filter(match__in=ids).select_related("position").order_by("id"):
+            inducements[i.match_id].append(inducement_out(i))
+        docs = []
+        for row in page:
+            doc = match_out(row)
+            pk = row[match_id]
+            doc["teams"] = [side["team"] for side in sides[pk]]
+            doc["sides"] = sides[pk]
+            doc["aftermath"] = aftermaths[pk]
+            doc["prematch"] = _prematch_out(prematches.get(pk))
+            docs.append({name: doc[name] for name in MatchOut.Meta.fields} | {"inducements": inducements[pk]})
+        yield docs
 
 
 def _prematch_out(prematch: Prematch | None) -> dict | None:
@@ -221,35 +254,49 @@ def _prematch_out(prematch: Prematch | None) -> dict | None:
     }
 
 
-def _ledgers(team_ids: list[int]) -> Iterator[tuple[int, list[dict]]]:
-    """Each team's entries (account, sequence order), the teams in the teams' order, a page of teams at a time."""
-    zone = timezone.get_current_timezone()
+def _ledger_pages(team_ids: list[int]) -> Iterator[dict[str, list[dict]]]:
+    """Each team's entries (account, sequence order) by team id, the teams in the teams' order, a page of teams
+    at a time."""
+    entry_out = _row_writer(LEDGER_FIELDS)
     for page in _pages(team_ids, TEAM_CHUNK):
         entries: dict[int, list] = defaultdict(list)
         rows = LedgerEntry.objects.filter(team__in=page).order_by("team_id", "account", "sequence")
         for team_id, *entry in rows.values_list("team_id", *_columns(LEDGER_FIELDS)):
-            entries[team_id].append(_row_out(entry, LEDGER_FIELDS, zone))
-        for team_id in page:
-            yield team_id, entries.get(team_id, [])
+            entries[team_id].append(entry_out(entry))
+        yield {str(team_id): entries.get(team_id, []) for team_id in page}
 
 
-def _rolls(league: League) -> Iterator[dict]:
+def _roll_pages(league: League) -> Iterator[list[dict]]:
     """The league's rolls in id order, through one cursor read CHUNK rows at a time."""
-    zone = timezone.get_current_timezone()
+    roll_out = _row_writer(ROLL_FIELDS)
     rows = Roll.objects.filter(league=league).order_by("id").values_list(*_columns(ROLL_FIELDS))
-    for row in rows.iterator(chunk_size=CHUNK):
-        yield _row_out(row, ROLL_FIELDS, zone)
+    for page in _batches(rows.iterator(chunk_size=CHUNK), CHUNK):
+        yield [roll_out(row) for row in page]
 
 
-def _model_fields(serializer, model, skip: tuple[str, ...] = ()) -> tuple[tuple[str, str, bool], ...]:
-    """The serializer's plain model fields as (name, `.values()` column, is a datetime): a foreign key's
-    column, its id, is what DRF writes."""
+#: How a column is read and written: as it comes, a datetime in DRF's format, or JSON text parsed here.
+PLAIN, DATETIME, JSON = "plain", "datetime", "json"
+
+
+def _kind(field: models.Field) -> str:
+    if isinstance(field, models.DateTimeField):
+        return DATETIME
+    return JSON if isinstance(field, models.JSONField) else PLAIN
+
+
+def _model_fields(serializer, model, skip: tuple[str, ...] = (), related: dict[str, str] | None = None):
+    """The serializer's fields as (name, `.values()` column, kind): a foreign key's column, its id, is what DRF
+    writes; `related` names the column of a field read across a relation (SideOut's team_name)."""
+    related = related or {}
     fields = []
     for name in serializer.Meta.fields:
         if name in skip:
             continue
+        if name in related:
+            fields.append((name, related[name], PLAIN))
+            continue
         field = model._meta.get_field(name)
-        fields.append((name, field.attname, isinstance(field, models.DateTimeField)))
+        fields.append((name, field.attname, _kind(field)))
     return tuple(fields)
 
 
@@ -260,11 +307,54 @@ def _model_fields(serializer, model, skip: tuple[str, ...] = ()) -> tuple[tuple[
 ROLL_FIELDS = _model_fields(RollOut, Roll)
 LEDGER_FIELDS = _model_fields(LedgerOut, LedgerEntry)
 MATCH_FIELDS = _model_fields(MatchOut, Match, skip=("teams", "sides", "aftermath", "prematch"))
-SIDE_FIELDS = _model_fields(SideOut, MatchTeam, skip=("team_name",))
+SIDE_FIELDS = _model_fields(SideOut, MatchTeam, related={"team_name": "team__name"})
+HISTORY_FIELDS = tuple((name, name, _kind(PlayerMatch._meta.get_field(name))) for name in ("match_id", *ROW_FIELDS))
 
 
-def _columns(fields: tuple[tuple[str, str, bool], ...]) -> tuple[str, ...]:
-    return tuple(attname for _, attname, _ in fields)
+def _columns(fields: tuple[tuple[str, str, str], ...]) -> tuple:
+    """The `values_list` columns of `fields`: a JSON column as its text, which `_json` reads (Django's JSONField
+    would parse it through three calls a value, a third of the export's time on JSON)."""
+    return tuple(Cast(column, models.TextField()) if kind == JSON else column for _, column, kind in fields)
+
+
+def _row_writer(fields: tuple[tuple[str, str, str], ...]) -> Callable[[Sequence], dict]:
+    """A writer of `values_list` rows of `_columns(fields)` as their serializer writes them (in the current
+    time zone, read once)."""
+    names = tuple(name for name, _, _ in fields)
+    when = tuple((i, name) for i, (name, _, kind) in enumerate(fields) if kind == DATETIME)
+    parsed = tuple((i, name) for i, (name, _, kind) in enumerate(fields) if kind == JSON)
+    zone = timezone.get_current_timezone()
+
+    def write(row: Sequence) -> dict:
+        doc = dict(zip(names, row, strict=True))
+        for i, name in when:
+            doc[name] = _datetime_out(row[i], zone)
+        for i, name in parsed:
+            doc[name] = _json(row[i])
+        return doc
+
+    return write
+
+
+#: JSON text shorter than this holds no integer literal past 64 bits (19 digits and a sign at most).
+_SHORT = 20
+
+
+def _json(text: str | None):
+    """A JSON column's text as its JSONField reads it (json.loads; the text itself if it is no JSON). orjson for
+    short text, most of them (a roll's dice, a row's empty detail): it reads an integer past 64 bits as a
+    float, which short text cannot hold, and refuses what json reads (NaN, 1e400), which json then reads."""
+    if text is None:
+        return None
+    try:
+        if len(text) < _SHORT:
+            try:
+                return orjson.loads(text)
+            except orjson.JSONDecodeError:
+                pass
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
 
 
 def _datetime_out(value: datetime | None, zone: tzinfo) -> str | None:
@@ -275,9 +365,3 @@ def _datetime_out(value: datetime | None, zone: tzinfo) -> str | None:
         return DateTimeField().to_representation(value)
     text = value.astimezone(zone).isoformat()
     return text[:-6] + "Z" if text.endswith("+00:00") else text
-
-
-def _row_out(row: Sequence, fields: tuple[tuple[str, str, bool], ...], zone: tzinfo) -> dict:
-    """A `values_list` row of `_columns(fields)` as its serializer writes it."""
-    pairs = zip(fields, row, strict=True)
-    return {name: _datetime_out(value, zone) if when else value for (name, _, when), value in pairs}
