@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime, tzinfo
 
 import orjson
-from django.db import models
+from django.db import connection, models
 from django.db.models.functions import Cast
 from django.utils import timezone
 from rest_framework.fields import DateTimeField
@@ -42,6 +42,8 @@ CHUNK = 500
 TEAM_CHUNK = 50
 #: Reports per page: each carries its whole body.
 REPORT_CHUNK = 20
+#: Records encoded per orjson call (matches, heavier, a tenth of this): few enough to die young.
+BATCH = 100
 #: The stream is handed to the server in pieces of at least this many bytes, not one per record.
 BUFFER = 64 * 1024
 
@@ -101,15 +103,26 @@ def _buffered(parts: Iterable[bytes]) -> Iterator[bytes]:
         yield b"".join(pending)
 
 
-def _joined(pages: Iterable[list | dict], brackets: bytes) -> Iterator[bytes]:
-    """A JSON array (or object) of the pages' items (or members), each page encoded in one call."""
-    yield brackets[:1]
+def _array(records: Iterable, batch: int) -> Iterator[bytes]:
+    """A JSON array of the records, encoded `batch` at a time as they are made (one orjson call a batch): a
+    record's objects, its parsed JSON above all, live only until its batch is written, so the cyclic garbage
+    collector rarely meets them (pages of parsed records kept alive were half the export's time in it)."""
+    yield b"["
     comma = b""
-    for page in pages:
-        if page:
-            yield comma + dumps(page)[1:-1]  # the page's items, without its own brackets
-            comma = b","
-    yield brackets[1:]
+    for group in _batches(records, batch):
+        yield comma + dumps(group)[1:-1]  # the batch's records, without its own brackets
+        comma = b","
+    yield b"]"
+
+
+def _object(members: Iterable[tuple[str, object]], batch: int) -> Iterator[bytes]:
+    """A JSON object of the (key, value) members, encoded `batch` at a time as they are made."""
+    yield b"{"
+    comma = b""
+    for group in _batches(members, batch):
+        yield comma + dumps(dict(group))[1:-1]
+        comma = b","
+    yield b"}"
 
 
 def _document(league: League) -> Iterator[bytes]:
@@ -124,30 +137,20 @@ def _document(league: League) -> Iterator[bytes]:
         + dumps(league.house_rules)
     )
     yield b',"teams":'
-    yield from _joined(_team_pages(league, team_ids), b"[]")
+    yield from _array(_teams(league, team_ids), 1)
     yield b',"matches":'
-    yield from _joined(_match_pages(league), b"[]")
+    yield from _array(_matches(league), BATCH // 10)
     yield b',"ledgers":'
-    yield from _joined(_ledger_pages(team_ids), b"{}")
+    yield from _object(_ledgers(team_ids), 1)
     yield b',"rolls":'
-    yield from _joined(_roll_pages(league), b"[]")
+    yield from _array(_rolls(league), BATCH)
     yield b',"reports":'
-    reports = league.reports.order_by("-week_start", "-id").iterator(chunk_size=REPORT_CHUNK)
-    yield from _joined(
-        _batches(
-            (
-                {
-                    "id": r.pk,
-                    "week": r.week,
-                    "created_at": r.created_at.isoformat(),
-                    "url": report_url(r),
-                    "data": r.data,
-                }
-                for r in reports
-            ),
-            REPORT_CHUNK,
+    yield from _array(
+        (
+            {"id": r.pk, "week": r.week, "created_at": r.created_at.isoformat(), "url": report_url(r), "data": r.data}
+            for r in league.reports.order_by("-week_start", "-id").iterator(chunk_size=REPORT_CHUNK)
         ),
-        b"[]",
+        1,
     )
     yield b"}"
 
@@ -168,16 +171,17 @@ def _batches(rows: Iterable, size: int) -> Iterator[list]:
         yield batch
 
 
-def _team_pages(league: League, team_ids: list[int]) -> Iterator[list[dict]]:
-    """Teams by name, a page at a time, each player with his match rows in this league (match order)."""
+def _teams(league: League, team_ids: list[int]) -> Iterator[dict]:
+    """Teams by name, read a page at a time, each player with his match rows in this league (match order)."""
     history_out = _row_writer(HISTORY_FIELDS)
+    serializer = TeamOut(context={})
     for page in _pages(team_ids, TEAM_CHUNK):
         teams = list(team_queryset().filter(pk__in=page).order_by("name", "id"))
         for team in teams:
             # The league read once for all: its house rules (which the team value and every player's summary
             # read) are merged once, not once per team.
             team.league = league
-        history: dict[int, list[dict]] = defaultdict(list)
+        history: dict[int, list[tuple]] = defaultdict(list)
         # By the players' ids (the page's prefetched players): an index scan of the rows, where a join to the
         # players by team read the whole table for each page.
         players = [player.pk for team in teams for player in team.players.all()]
@@ -186,19 +190,19 @@ def _team_pages(league: League, team_ids: list[int]) -> Iterator[list[dict]]:
             .order_by("match_id")
             .values_list("player_id", *_columns(HISTORY_FIELDS))
         )
-        for player_id, *row in rows:
-            history[player_id].append(history_out(row))
-        docs = TeamOut(teams, many=True, context={}).data
-        for doc in docs:
+        for row in rows:
+            history[row[0]].append(row[1:])
+        for team in teams:
+            doc = serializer.to_representation(team)
             for player in doc["players"]:
-                player["history"] = history.get(player["id"], [])
-        yield docs
+                player["history"] = [history_out(row) for row in history.get(player["id"], ())]
+            yield doc
 
 
-def _match_pages(league: League) -> Iterator[list[dict]]:
-    """Matches in the order they were made (created_at, id), read through one cursor and written a page at a
-    time: each as MatchOut writes it, with its whole pre-match sequence and its inducements. Read as values
-    (a match's journal and corrections are not read at all); 4 more queries a page."""
+def _matches(league: League) -> Iterator[dict]:
+    """Matches in the order they were made (created_at, id), read through one cursor a page at a time: each as
+    MatchOut writes it, with its whole pre-match sequence and its inducements. Read as values (a match's journal
+    and corrections are not read at all); 4 more queries a page."""
     steps = [s.key for s in league.rules.postmatch_steps]
     match_out, side_out = _row_writer(MATCH_FIELDS), _row_writer(SIDE_FIELDS)
     rows = Match.objects.filter(league=league).order_by("created_at", "id").values_list(*_columns(MATCH_FIELDS))
@@ -206,12 +210,12 @@ def _match_pages(league: League) -> Iterator[list[dict]]:
     for page in _batches(rows.iterator(chunk_size=CHUNK), CHUNK):
         ids = [row[match_id] for row in page]
         sides, aftermaths, inducements = defaultdict(list), defaultdict(list), defaultdict(list)
-        for side_match, *side in (
+        for side in (
             MatchTeam.objects.filter(match__in=ids)
             .order_by("match_id", "order")
             .values_list("match_id", *_columns(SIDE_FIELDS))
         ):
-            sides[side_match].append(side_out(side))
+            sides[side[0]].append(side[1:])
         for a in (
             Aftermath.objects.filter(match__in=ids)
             .order_by("team_id")
@@ -223,16 +227,14 @@ def _match_pages(league: League) -> Iterator[list[dict]]:
         prematches = {p.match_id: p for p in Prematch.objects.filter(match__in=ids)}
         for i in Inducement.objects.filter(match__in=ids).select_related("position").order_by("id"):
             inducements[i.match_id].append(inducement_out(i))
-        docs = []
         for row in page:
             doc = match_out(row)
             pk = row[match_id]
-            doc["teams"] = [side["team"] for side in sides[pk]]
-            doc["sides"] = sides[pk]
+            doc["sides"] = [side_out(side) for side in sides[pk]]
+            doc["teams"] = [side["team"] for side in doc["sides"]]
             doc["aftermath"] = aftermaths[pk]
             doc["prematch"] = _prematch_out(prematches.get(pk))
-            docs.append({name: doc[name] for name in MatchOut.Meta.fields} | {"inducements": inducements[pk]})
-        yield docs
+            yield {name: doc[name] for name in MatchOut.Meta.fields} | {"inducements": inducements[pk]}
 
 
 def _prematch_out(prematch: Prematch | None) -> dict | None:
@@ -254,24 +256,25 @@ def _prematch_out(prematch: Prematch | None) -> dict | None:
     }
 
 
-def _ledger_pages(team_ids: list[int]) -> Iterator[dict[str, list[dict]]]:
-    """Each team's entries (account, sequence order) by team id, the teams in the teams' order, a page of teams
-    at a time."""
+def _ledgers(team_ids: list[int]) -> Iterator[tuple[str, list[dict]]]:
+    """Each team's entries (account, sequence order) by team id, the teams in the teams' order, read a page of
+    teams at a time."""
     entry_out = _row_writer(LEDGER_FIELDS)
     for page in _pages(team_ids, TEAM_CHUNK):
         entries: dict[int, list] = defaultdict(list)
         rows = LedgerEntry.objects.filter(team__in=page).order_by("team_id", "account", "sequence")
-        for team_id, *entry in rows.values_list("team_id", *_columns(LEDGER_FIELDS)):
-            entries[team_id].append(entry_out(entry))
-        yield {str(team_id): entries.get(team_id, []) for team_id in page}
+        for row in rows.values_list("team_id", *_columns(LEDGER_FIELDS)):
+            entries[row[0]].append(row[1:])
+        for team_id in page:
+            yield str(team_id), [entry_out(entry) for entry in entries.get(team_id, ())]
 
 
-def _roll_pages(league: League) -> Iterator[list[dict]]:
+def _rolls(league: League) -> Iterator[dict]:
     """The league's rolls in id order, through one cursor read CHUNK rows at a time."""
     roll_out = _row_writer(ROLL_FIELDS)
     rows = Roll.objects.filter(league=league).order_by("id").values_list(*_columns(ROLL_FIELDS))
-    for page in _batches(rows.iterator(chunk_size=CHUNK), CHUNK):
-        yield [roll_out(row) for row in page]
+    for row in rows.iterator(chunk_size=CHUNK):
+        yield roll_out(row)
 
 
 #: How a column is read and written: as it comes, a datetime in DRF's format, or JSON text parsed here.
@@ -312,9 +315,10 @@ HISTORY_FIELDS = tuple((name, name, _kind(PlayerMatch._meta.get_field(name))) fo
 
 
 def _columns(fields: tuple[tuple[str, str, str], ...]) -> tuple:
-    """The `values_list` columns of `fields`: a JSON column as its text, which `_json` reads (Django's JSONField
-    would parse it through three calls a value, a third of the export's time on JSON)."""
-    return tuple(Cast(column, models.TextField()) if kind == JSON else column for _, column, kind in fields)
+    """The `values_list` columns of `fields`, a JSON or datetime column as its text: `_json` and `_datetime_out`
+    read it in a fraction of the time Django's JSONField (three calls a value) and the database driver's Python
+    datetime loader (Django's, for PostgreSQL's timestamptz) take."""
+    return tuple(Cast(column, models.TextField()) if kind != PLAIN else column for _, column, kind in fields)
 
 
 def _row_writer(fields: tuple[tuple[str, str, str], ...]) -> Callable[[Sequence], dict]:
@@ -323,12 +327,12 @@ def _row_writer(fields: tuple[tuple[str, str, str], ...]) -> Callable[[Sequence]
     names = tuple(name for name, _, _ in fields)
     when = tuple((i, name) for i, (name, _, kind) in enumerate(fields) if kind == DATETIME)
     parsed = tuple((i, name) for i, (name, _, kind) in enumerate(fields) if kind == JSON)
-    zone = timezone.get_current_timezone()
+    zone, stored = timezone.get_current_timezone(), connection.timezone
 
     def write(row: Sequence) -> dict:
         doc = dict(zip(names, row, strict=True))
         for i, name in when:
-            doc[name] = _datetime_out(row[i], zone)
+            doc[name] = _datetime_out(row[i], zone, stored)
         for i, name in parsed:
             doc[name] = _json(row[i])
         return doc
@@ -357,10 +361,16 @@ def _json(text: str | None):
         return text
 
 
-def _datetime_out(value: datetime | None, zone: tzinfo) -> str | None:
-    """DRF's DateTimeField output (ISO 8601 in the current time zone, UTC as "Z"), at a fraction of its cost."""
-    if value is None:
+def _datetime_out(text: str | None, zone: tzinfo, stored: tzinfo | None) -> str | None:
+    """A datetime column's text as DRF's DateTimeField writes the datetime (ISO 8601 in the current time zone,
+    UTC as "Z"), at a fraction of its cost. The text is ISO 8601: PostgreSQL's with its offset (in the ISO
+    DateStyle, the only one the driver reads either), SQLite's as Django stored it, without one: then, as
+    Django reads it, in the connection's time zone (`stored`; None without USE_TZ)."""
+    if text is None:
         return None
+    value = datetime.fromisoformat(text)
+    if value.tzinfo is None and stored is not None:
+        value = timezone.make_aware(value, stored)
     if api_settings.DATETIME_FORMAT != ISO_8601:
         return DateTimeField().to_representation(value)
     text = value.astimezone(zone).isoformat()
