@@ -2,13 +2,13 @@
 and players with their match history, matches with results and pre-match sequences, ledgers, rolls and
 reports.
 
-The document is streamed: `league_export_stream` yields it piece by piece, reading matches and rolls through
-one database cursor `CHUNK` rows at a time (a page of matches then has its sides, post-match sequences,
-pre-match sequences and inducements fetched together), teams and ledgers a page of teams at a time. Each page
-is encoded at once, by orjson, into UTF-8 bytes: one encoder call a page, not one a record (docs/decisions.md,
-2026-12-01 "The export streams" and "The export encodes a page at a time"). Memory stays that of one page
-whatever the league's history, the first bytes leave at once, and the number of queries grows with the pages,
-never with the rows."""
+The document is streamed: `league_export_stream` yields it piece by piece, reading matches a page of `CHUNK`
+through one database cursor (each page's sides, post-match sequences, pre-match sequences and inducements
+fetched together), rolls through another, teams and ledgers a page of teams at a time. Rows are kept as the
+database's text; each record is made as its batch is encoded, by orjson, into UTF-8 bytes: one encoder call a
+batch, not one a record, and parsed JSON that dies young (docs/decisions.md, 2026-12-01 "The export streams"
+and "The export in batches through orjson"). Memory stays that of one page whatever the league's history,
+the first bytes leave at once, and the number of queries grows with the pages, never with the rows."""
 
 from __future__ import annotations
 
