@@ -156,7 +156,11 @@ class TeamOut(serializers.ModelSerializer):
         players = roster_players(team=team)
         for player in players:
             player.team = team  # already loaded: spare a query per player
-        return PlayerOut(players, many=True, context=self.context).data
+        # One player serializer for every team this one writes (a list's, an export's): DRF builds and copies
+        # its 20-odd fields once, not once per team.
+        if not hasattr(self, "_player_out"):
+            self._player_out = PlayerOut(context=self.context)
+        return [self._player_out.to_representation(player) for player in players]
 
     def get_sponsorships(self, team: Team) -> list[dict]:
         return team_sponsorships(team=team)

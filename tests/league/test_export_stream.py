@@ -200,3 +200,25 @@ def test_the_export_queries_grow_with_its_pages_not_its_rows(
     # Within a page, rows cost nothing: 3 matches of a page of 500 cost what 1 does.
     monkeypatch.setattr(export, "CHUNK", 500)
     assert queries_of_export(api, leagues[1].pk) == queries_of_export(api, leagues[0].pk)
+
+
+def test_the_export_keeps_json_numbers_past_64_bits_and_dates_in_the_current_time_zone(
+    api, api_as, commissioner, coach, other_coach
+):
+    """JSON columns are read as text (orjson unless 19 digits in a row may be an integer past 64 bits, which it
+    would read as a float) and datetimes as the database's text: the document stays the serializers'."""
+    league = busy_league(api_as, commissioner, [coach, other_coach], teams=4, matches=2)
+    match = Match.objects.filter(league=league).order_by("id").first()
+    huge, negative = 2**70, -(2**63) - 1
+    Match.objects.filter(pk=match.pk).update(result={**match.result, "huge": huge, "negative": negative, "f": 1e-05})
+    Roll.objects.filter(league=league).update(values=[2**64])  # 22 characters: past the short-text shortcut
+    for zone in ("UTC", "Asia/Kolkata"):
+        with timezone.override(zone):
+            reference = in_memory_export(league)
+            doc = export_doc(api, league.pk)
+        doc.pop("exported_at")
+        assert doc == reference, zone
+    (exported,) = [m for m in doc["matches"] if m["id"] == match.pk]
+    assert (exported["result"]["huge"], exported["result"]["negative"]) == (huge, negative)
+    assert {tuple(r["values"]) for r in doc["rolls"]} == {(2**64,)}
+    assert exported["created_at"].endswith("+05:30")
