@@ -31,7 +31,7 @@ from league.reports import report_url
 from league.selectors import league_queryset
 from matches.api import MatchOut, RollOut, SideOut
 from matches.models import Aftermath, Inducement, Match, MatchTeam, PlayerMatch, Prematch, Roll
-from matches.prematch import inducement_out
+from matches.prematch import inducement_out, prematch_record
 from teams.api import LedgerOut, TeamOut
 from teams.models import LedgerEntry, Team
 from teams.selectors import team_queryset
@@ -236,27 +236,8 @@ def _matches(league: League) -> Iterator[dict]:
             doc["sides"] = [side_out(side) for side in sides[pk]]
             doc["teams"] = [side["team"] for side in doc["sides"]]
             doc["aftermath"] = aftermaths[pk]
-            doc["prematch"] = _prematch_out(prematches.get(pk))
+            doc["prematch"] = prematch_record(prematches.get(pk))
             yield {name: doc[name] for name in MatchOut.Meta.fields} | {"inducements": inducements[pk]}
-
-
-def _prematch_out(prematch: Prematch | None) -> dict | None:
-    if prematch is None:
-        return None
-    return {
-        "complete": prematch.complete,
-        "weather": prematch.weather or None,
-        "fans": prematch.fans,
-        "gate": sum(prematch.fans.values()) if prematch.fans else None,
-        "fame": prematch.fame,
-        "team_values": prematch.team_values,
-        "induced": prematch.induced,
-        "superior": prematch.superior_id,
-        "underdog": prematch.underdog_id,
-        "aggressor": prematch.aggressor_id,
-        "terrain": prematch.terrain,
-        "log": prematch.log,
-    }
 
 
 def _ledgers(team_ids: list[int]) -> Iterator[tuple[str, list[dict]]]:

@@ -74,6 +74,26 @@ def prematch_state(match: Match) -> dict[str, Any]:
     }
 
 
+def prematch_record(prematch: Prematch | None) -> dict | None:
+    """A match's pre-match sequence as the export records it (None when it has none)."""
+    if prematch is None:
+        return None
+    return {
+        "complete": prematch.complete,
+        "weather": prematch.weather or None,
+        "fans": prematch.fans,
+        "gate": sum(prematch.fans.values()) if prematch.fans else None,
+        "fame": prematch.fame,
+        "team_values": prematch.team_values,
+        "induced": prematch.induced,
+        "superior": prematch.superior_id,
+        "underdog": prematch.underdog_id,
+        "aggressor": prematch.aggressor_id,
+        "terrain": prematch.terrain,
+        "log": prematch.log,
+    }
+
+
 def inducement_out(inducement: Inducement) -> dict:
     return {
         "id": inducement.pk,

@@ -141,10 +141,11 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         """The table as cached JSON bytes per table version (matches/standings.py), with that version as its
         ETag: a client that holds it gets 304, and any other request reads one league row and one cache key."""
         league_id = path_id(pk)
-        tag = League.objects.filter(pk=league_id).values_list("ruleset", "table_version").first()
-        if tag is None:
+        row = League.objects.filter(pk=league_id).values_list("ruleset", "table_version").first()
+        if row is None:
             raise Http404("No League matches the given query.")
-        tag = table_tag(league_id=league_id, ruleset=tag[0], table_version=tag[1])
+        ruleset, table_version = row
+        tag = table_tag(league_id=league_id, ruleset=ruleset, table_version=table_version)
         etag = f'"{tag}"'
         response = get_conditional_response(request, etag=etag)
         if response is None:

@@ -18,7 +18,7 @@ from league.reports import report_url
 from league.selectors import league_queryset
 from matches.api import MatchOut, RollOut
 from matches.models import Inducement, Match, PlayerMatch, Prematch, Roll
-from matches.prematch import inducement_out
+from matches.prematch import inducement_out, prematch_record
 from matches.selectors import match_queryset
 from teams.api import LedgerOut, TeamOut
 from teams.models import LedgerEntry
@@ -52,25 +52,7 @@ def in_memory_export(league) -> dict:
     )
     match_docs = []
     for match, doc in zip(matches, MatchOut(matches, many=True).data, strict=True):
-        prematch = getattr(match, "prematch", None)
-        doc["prematch"] = (
-            {
-                "complete": prematch.complete,
-                "weather": prematch.weather or None,
-                "fans": prematch.fans,
-                "gate": sum(prematch.fans.values()) if prematch.fans else None,
-                "fame": prematch.fame,
-                "team_values": prematch.team_values,
-                "induced": prematch.induced,
-                "superior": prematch.superior_id,
-                "underdog": prematch.underdog_id,
-                "aggressor": prematch.aggressor_id,
-                "terrain": prematch.terrain,
-                "log": prematch.log,
-            }
-            if prematch is not None
-            else None
-        )
+        doc["prematch"] = prematch_record(getattr(match, "prematch", None))
         doc["inducements"] = [inducement_out(i) for i in match.inducements.all()]
         match_docs.append(doc)
     ledgers = {str(t.pk): [] for t in teams}
