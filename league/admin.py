@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from .models import IdempotencyRecord, Invitation, League, LoginAttempt, Membership, Stadium
+from .models import IdempotencyRecord, Invitation, League, LoginAttempt, Membership, Stadium, league_activity_changed
+from .versioned_admin import LeagueVersionsAdmin
 from .web.forms import GuardedAdminAuthenticationForm
 
 # The admin's log-in goes through the same log-in guard as the API and the /login/ page.
@@ -25,6 +26,12 @@ class LeagueAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     inlines = [MembershipInline, StadiumInline]
 
+    # The league page's panels show its stadiums' names and its report settings: an edit here (the league, or
+    # its stadiums inline) gives it a new activity version, as the services do (league/web/views.py).
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        league_activity_changed(form.instance.pk)
+
 
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
@@ -45,8 +52,10 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(Stadium)
-class StadiumAdmin(admin.ModelAdmin):
+class StadiumAdmin(LeagueVersionsAdmin):
     list_display = ["name", "league", "special_attribute"]
+    # Stadium names are in the league page's fixtures and results.
+    league_changed = staticmethod(league_activity_changed)
 
 
 @admin.register(IdempotencyRecord)

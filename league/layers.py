@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.tokens",
             "league.checks",
             "league.cache",
+            "league.versioned_admin",
             "league.apps",
             "league.layers",
             "league.migrations.*",

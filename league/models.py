@@ -59,6 +59,12 @@ class League(models.Model):
     #: Changes (to a fresh random value, never one used before) in the transaction of every write that can change
     #: the league table; the cached table is keyed by it (matches/standings.py, docs/decisions.md 2026-12-01).
     table_version = models.BigIntegerField(default=new_table_version, editable=False)
+    #: The same for the league page's fixtures, results and reports panels (league/web/views.py
+    #: `_activity_panels`): changes in the transaction of every write that can change what they show — a match
+    #: scheduled, its result submitted, replaced, rejected, confirmed or corrected, a team renamed, moved or
+    #: removed, a stadium renamed, a report written, the report settings changed — and with every table version
+    #: (`league_table_changed`), as the page shows the table too (docs/decisions.md 2026-12-01).
+    activity_version = models.BigIntegerField(default=new_table_version, editable=False)
 
     class Meta:
         ordering = ["name", "id"]
@@ -93,14 +99,24 @@ def _merged_house_rules(ruleset: str, overrides: str) -> str:
 
 
 def league_table_changed(league_id: int) -> int:
-    """The league's table may have changed (a result confirmed or corrected, a team founded, a house rule set):
-    give it a new table version, in the caller's transaction, so no cached table of it is read again.
+    """The league's table may have changed (a result confirmed or corrected, a team founded, renamed, moved or
+    removed, a house rule set): give it a new table version, in the caller's transaction, so no cached table of
+    it is read again — and a new activity version (`league_activity_changed`) in the same UPDATE, as such a
+    write may change the page's fixtures and results too (a result confirmed, a team renamed).
 
     Random rather than +1: a version is never handed out twice, even by a transaction that rolls back after
     caching a table it computed, or after the database is restored from a backup while Redis keeps its cache."""
     version = new_table_version()
-    League.objects.filter(pk=league_id).update(table_version=version)
+    League.objects.filter(pk=league_id).update(table_version=version, activity_version=new_table_version())
     return version
+
+
+def league_activity_changed(league_id: int) -> None:
+    """What the league page's fixtures, results or reports panels show may have changed (a match scheduled, a
+    result submitted, replaced or rejected, a stadium renamed, a report written, the report settings changed):
+    give the league a new activity version, in the caller's transaction, so no panels rendered before are read
+    again. (A write that changes the table calls `league_table_changed`, which changes both.)"""
+    League.objects.filter(pk=league_id).update(activity_version=new_table_version())
 
 
 class Membership(models.Model):

@@ -24,7 +24,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from .models import League, LeagueReport, Membership, ReportDelivery
+from .models import League, LeagueReport, Membership, ReportDelivery, league_activity_changed
 
 REPORT_SPAN = timedelta(days=7)
 log = logging.getLogger(__name__)
@@ -108,6 +108,7 @@ def report_generate(*, league_id: int, moment: datetime | None = None, regenerat
         for name, value in fields.items():
             setattr(report, name, value)
         report.save()
+        league_activity_changed(league.pk)  # the league page lists its reports
         _outbox_fill(league=league, week=week)
     return report
 

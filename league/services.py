@@ -13,7 +13,7 @@ from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
 
 from . import policy
-from .models import Invitation, League, Membership, Stadium, league_table_changed
+from .models import Invitation, League, Membership, Stadium, league_table_changed, new_table_version
 
 
 def league_create(*, user: AbstractBaseUser, name: str, ruleset: str, overrides: dict | None = None) -> League:
@@ -62,6 +62,9 @@ def league_update(
             league.name = name
         if open_registration is not None:
             league.open_registration = open_registration
+        # The whole row is saved: a new activity version with it (the league page's reports panel tells the
+        # report day and hour), never the one this row was read with.
+        league.activity_version = new_table_version()
         league.save()
     return league
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from campaigns.dice import check_entered
 from campaigns.errors import NotPermitted, RuleViolation
-from league.models import League, Stadium, league_table_changed
+from league.models import League, Stadium, league_activity_changed, league_table_changed
 from teams.models import Player, Team
 
 from . import effects, lifecycle, policy
@@ -65,6 +65,7 @@ def match_schedule(
         )
         # H: a team is in creation until its first match is scheduled.
         Team.objects.filter(pk__in=team_ids, creation_closed_at__isnull=True).update(creation_closed_at=timezone.now())
+        league_activity_changed(league.pk)  # a new fixture on the league page
     return match
 
 
@@ -149,6 +150,7 @@ def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) 
         match.submitted_by = user
         match.submitted_at = timezone.now()
         match.save(update_fields=["result", "result_body", "status", "submitted_by", "submitted_at"])
+        league_activity_changed(match.league_id)  # the fixture's status on the league page
     return match
 
 
@@ -176,6 +178,7 @@ def match_reject(*, user: AbstractBaseUser, match_id: int) -> Match:
         match.submitted_by = None
         match.submitted_at = None
         match.save(update_fields=["status", "result", "result_body", "submitted_by", "submitted_at"])
+        league_activity_changed(match.league_id)  # the fixture's status on the league page
     return match
 
 

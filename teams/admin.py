@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from league.models import league_table_changed
+from league.versioned_admin import LeagueVersionsAdmin
 
 from .models import LedgerEntry, Player, Position, Roster, Sponsorship, Team, Transfer
 
@@ -27,28 +28,16 @@ class PlayerInline(admin.TabularInline):
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(LeagueVersionsAdmin):
+    """Team names are in the league table and the league page's fixtures and results: a rename, move or deletion
+    here gives the league(s) a new table version (and with it a new activity version), as the services do
+    (matches/standings.py)."""
+
     list_display = ["name", "league", "coach", "roster", "rerolls", "fan_factor"]
     list_filter = ["league"]
     search_fields = ["name"]
     inlines = [PlayerInline]
-
-    # Team names are in the league table: a rename, move or deletion here gives the league(s) a new table
-    # version, as the services do (matches/standings.py).
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        for league_id in {obj.league_id, form.initial.get("league")} - {None}:
-            league_table_changed(league_id)
-
-    def delete_queryset(self, request, queryset):
-        league_ids = set(queryset.values_list("league_id", flat=True))
-        super().delete_queryset(request, queryset)
-        for league_id in league_ids:
-            league_table_changed(league_id)
-
-    def delete_model(self, request, obj):
-        super().delete_model(request, obj)
-        league_table_changed(obj.league_id)
+    league_changed = staticmethod(league_table_changed)
 
 
 @admin.register(Player)

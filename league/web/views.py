@@ -10,6 +10,7 @@ from django.core.paginator import InvalidPage, Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
 from campaigns.errors import RuleViolation
@@ -74,10 +75,43 @@ def _table_panel(league: League) -> str:
     return cached_document(tag=tag, name="league-page-table", render=render).decode()
 
 
+#: Raise when the activity panels' templates or context change: the panels the previous release kept are then
+#: never read.
+PANELS_FORMAT = 1
+
+
+def _activity_panels(league: League) -> tuple[str, str]:
+    """The league page's fixtures panel and its reports and results panels as HTML. Rendered once per activity
+    version (`League.activity_version`, which every write able to change what they show replaces in its own
+    transaction) and kept like the table panel (matches/standings.py `cached_document`): a page view that finds
+    them reads no match, side or report and renders no row of them. Nothing in them depends on the viewer; the
+    key also names the language and time zone the dates are rendered in."""
+
+    def render() -> bytes:
+        fixtures, results = league_panels(league=league, fixtures=PANEL_SIZE, results=PANEL_SIZE)
+        context = {
+            "league": league,
+            "fixtures": fixtures,
+            "more_fixtures": len(fixtures) == PANEL_SIZE,
+            "results": results,
+            "reports": report_list(league=league, limit=PANEL_SIZE),
+        }
+        first = render_to_string("league/_fixtures_panel.html", context).encode()
+        second = render_to_string("league/_activity_panel.html", context).encode()
+        return b"%d\n%b%b" % (len(first), first, second)  # one document, its first part's length ahead
+
+    where = f"{translation.get_language()}-{timezone.get_current_timezone_name()}"
+    tag = f"{PANELS_FORMAT}-{league.pk}-{league.activity_version}-{where}"
+    head, _, body = cached_document(tag=tag, name="league-page-activity", render=render).partition(b"\n")
+    return body[: int(head)].decode(), body[int(head) :].decode()
+
+
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The league page, in a fixed number of queries and size whatever the league's size and history: the top of
     its table (or, before the first result, its first teams), the next fixtures and the latest results, its
-    latest weekly reports (each with a link to all of them)."""
+    latest weekly reports (each with a link to all of them). The table panel and the fixtures, results and
+    reports panels are documents kept per table and activity version (`_table_panel`, `_activity_panels`); what
+    is the viewer's own (his teams, the links he may follow, the CSRF token, his messages) is rendered for him."""
     user = request.user
     league = league_for_viewer(pk=pk, user=user)
     if league is None:
@@ -85,7 +119,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     table_panel = _table_panel(league)
     # Before the first result the teams list stands in for the table: their rosters, values and treasuries.
     teams = [] if table_panel else list(team_list_queryset().filter(league=league)[: PANEL_TEAMS + 1])
-    fixtures, results = league_panels(league=league, fixtures=PANEL_SIZE, results=PANEL_SIZE)
+    fixtures_panel, activity_panel = _activity_panels(league)
     rules = league.rules
     own = _viewer_teams(user, league, teams)
     context = {
@@ -98,11 +132,9 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "is_commissioner": may_run_league(user, league),  # answered from the viewer's memberships, no query
         "economy": rules.economy,
         "has_challenge_roller": rules.has_challenge_roller,
-        "fixtures": fixtures,
-        "results": results,
-        "more_fixtures": len(fixtures) == PANEL_SIZE,
+        "fixtures_panel": mark_safe(fixtures_panel),  # noqa: S308 (our own templates' output, as above)
+        "activity_panel": mark_safe(activity_panel),  # noqa: S308
         "may_schedule": may_schedule_match(user, league, own),
-        "reports": report_list(league=league, limit=PANEL_SIZE),
     }
     return render(request, "league/league_detail.html", context)
 

@@ -107,3 +107,12 @@ def test_the_league_page_of_a_400_team_league_with_a_long_history_stays_under_10
     response = client.get(reverse("league-detail", args=[league.pk]))
     assert response.status_code == 200
     assert len(response.content) < 100_000, len(response.content)
+
+
+def test_the_league_page_once_its_panels_are_kept_reads_only_the_league_row(client, big, django_assert_num_queries):
+    """The table, fixtures, results and reports panels are documents kept per version (league/web/views.py): a
+    visitor's page that finds them reads the league row alone, at 4 teams as at 400."""
+    url = reverse("league-detail", args=[big.pk])
+    assert client.get(url).status_code == 200  # renders and keeps them
+    with django_assert_num_queries(1):
+        assert client.get(url).status_code == 200
