@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.cache",
             "league.apps",
             "league.layers",
+            "league.audit",
             "league.migrations.*",
         ),
     ),
@@ -63,6 +64,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.api.urls",
             "league.api.views",
             "league.api.serializers",
+            "league.api.seasons",
+            "league.seasons",  # closing a season reads the matches' table and sequences
             "league.web.*",
             "league.export",
             "league.feeds",
