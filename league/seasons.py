@@ -30,7 +30,8 @@ def league_seasons(*, league: League) -> list[Season]:
 
 def season_of(*, league: League, number: int | None) -> Season | None:
     """The league's season `number` (default: the open one), or None when it has no such season."""
-    return Season.objects.filter(league=league, number=league.season if number is None else number).first()
+    number = league.season if number is None else number
+    return Season.objects.filter(league=league, number=number).select_related("champion").first()
 
 
 def _waiting(league: League) -> str | None:
