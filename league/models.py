@@ -62,6 +62,9 @@ class League(models.Model):
     #: The open season's number (its `Season` row holds the rest): matches, standings and reports are of a
     #: season, and the table is the open season's. Changes only when a season turns (league/seasons.py).
     season = models.PositiveSmallIntegerField(default=1, editable=False)
+    #: House-rule overrides the commissioner set "from next season": merged into `house_rules_overrides` when
+    #: the open season closes (league/seasons.py), so a season is played under one set of rules.
+    house_rules_next_season = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["name", "id"]

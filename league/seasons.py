@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from campaigns import house_rules
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 
 from . import policy
@@ -101,7 +102,21 @@ def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "")
         closing.champion_id = _champion(league, table)
         closing.save(update_fields=["status", "closed_at", "final_table", "champion"])
         league.season += 1
-        league.save(update_fields=["season"])
+        pending = league.house_rules_next_season
+        if pending:
+            before = league.house_rules_overrides
+            league.house_rules_overrides = house_rules.merge(before, pending)
+            league.house_rules_next_season = {}
+            audit_record(
+                league=league,
+                actor=user,
+                action="house_rules",
+                target="house rules",
+                before=before,
+                after=league.house_rules_overrides,
+                reason=f"Set for season {league.season}, applied as it opens.",
+            )
+        league.save(update_fields=["season", "house_rules_overrides", "house_rules_next_season"])
         opened = Season.objects.create(league=league, number=league.season, name=name, started_at=now)
         # The league's table is the open season's: a new season starts it empty.
         league_table_changed(league.pk)
@@ -115,3 +130,27 @@ def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "")
             reason=f"Season {closing.number} closed; season {opened.number} opened.",
         )
     return opened
+
+
+def league_set_next_season_rules(*, user: AbstractBaseUser, league_id: int, overrides: object) -> League:
+    """House-rule overrides "from next season": validated now against the ruleset, kept on the league, and
+    merged into its overrides when the open season closes (`season_start_next`). Replaces any set before; `{}`
+    withdraws them. Only a commissioner may; the change is in the audit."""
+    with transaction.atomic():
+        league = League.objects.select_for_update().filter(pk=league_id).first()
+        if league is None or not policy.may_run_league(user, league):
+            raise NotPermitted("Only a commissioner of this league may set its house rules.")
+        validated = league.rules.validate_house_rules(overrides)
+        before = league.house_rules_next_season
+        league.house_rules_next_season = validated
+        league.save(update_fields=["house_rules_next_season"])
+        audit_record(
+            league=league,
+            actor=user,
+            action="house_rules_next_season",
+            target="house rules from next season",
+            before=before,
+            after=validated,
+            reason=f"To apply when season {league.season + 1} opens.",
+        )
+    return league

@@ -267,6 +267,9 @@ CALLS: dict[str, Call] = {
         lambda w: {"match_id": w.scheduled.pk, "team_id": w.away.pk, "reason": "No show."}, lambda w: w.commissioner
     ),
     "league.seasons.season_start_next": Call(lambda w: {"league_id": w.league.pk}, lambda w: w.commissioner),
+    "league.seasons.league_set_next_season_rules": Call(
+        lambda w: {"league_id": w.league.pk, "overrides": {}}, lambda w: w.commissioner
+    ),
     "matches.challenges.challenge_roll": Call(
         lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice
     ),

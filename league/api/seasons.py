@@ -13,7 +13,7 @@ from campaigns.errors import NotPermitted
 from league.audit import league_audit
 from league.models import AuditEntry, League, Season
 from league.policy import may_run_league
-from league.seasons import league_seasons, season_start_next
+from league.seasons import league_seasons, league_set_next_season_rules, season_start_next
 
 from .errors import validated
 from .lookup import object_or_404
@@ -82,3 +82,29 @@ class AuditListView(APIView):
         paginator = Pagination()
         page = paginator.paginate_queryset(league_audit(league=league), request, view=self)
         return paginator.get_paginated_response(AuditOut(page, many=True).data)
+
+
+class NextSeasonRulesIn(serializers.Serializer):
+    house_rules = serializers.JSONField(help_text="Overrides to apply when the next season opens ({} withdraws).")
+
+
+class NextSeasonRulesView(APIView):
+    """House-rule overrides "from next season": GET (public) what is set; PUT (commissioner) `{house_rules}`
+    replaces them. They are merged into the league's overrides when the open season closes."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: OpenApiResponse(description="{house_rules: {...}} set for next season")})
+    def get(self, request, pk: int):
+        league = object_or_404(League, pk=pk)
+        return Response({"house_rules": league.house_rules_next_season})
+
+    @extend_schema(
+        request=NextSeasonRulesIn,
+        responses={200: OpenApiResponse(description="{house_rules: {...}} as validated and kept")},
+    )
+    def put(self, request, pk: int):
+        league = object_or_404(League, pk=pk)
+        data = validated(NextSeasonRulesIn, request.data)
+        league = league_set_next_season_rules(user=request.user, league_id=league.pk, overrides=data["house_rules"])
+        return Response({"house_rules": league.house_rules_next_season})

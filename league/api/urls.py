@@ -36,5 +36,10 @@ urlpatterns = [
     path("matches/<int:pk>/draft/", include("matches.draft_api")),
     path("leagues/<int:pk>/seasons/", seasons.SeasonListView.as_view(), name="api-league-seasons"),
     path("leagues/<int:pk>/audit/", seasons.AuditListView.as_view(), name="api-league-audit"),
+    path(
+        "leagues/<int:pk>/house-rules/next-season/",
+        seasons.NextSeasonRulesView.as_view(),
+        name="api-league-next-season-rules",
+    ),
     path("", include(router.urls)),
 ]

@@ -165,3 +165,37 @@ def test_the_audit_is_the_commissioners_newest_first(api_as, league, coach, comm
     ]
     assert_refused(api_as(coach).get(f"/api/v1/leagues/{league.pk}/audit/"), 403)
     assert_refused(api_as(None).get(f"/api/v1/leagues/{league.pk}/audit/"), (401, 403))
+
+
+def test_house_rules_from_next_season_wait_for_the_turn_then_apply_and_are_audited(api_as, league, commissioner, coach):
+    """issue 13: "House-rule changes made during a season can be marked 'from next season'"."""
+    url = f"/api/v1/leagues/{league.pk}/house-rules/next-season/"
+    client = api_as(commissioner)
+    win_points = league.house_rules["league_points"]["win"]
+
+    response = client.put(url, {"house_rules": {"league_points": {"win": win_points + 1}}}, format="json")
+
+    assert response.status_code == 200, response.json()
+    league.refresh_from_db()
+    assert league.house_rules["league_points"]["win"] == win_points  # not during this season
+    assert api_as(None).get(url).json() == {"house_rules": {"league_points": {"win": win_points + 1}}}
+
+    assert client.post(seasons_url(league), {}, format="json").status_code == 201
+
+    league = League.objects.get(pk=league.pk)
+    assert league.house_rules["league_points"]["win"] == win_points + 1
+    assert league.house_rules_next_season == {}
+    entry = AuditEntry.objects.get(action="house_rules")
+    assert entry.after["league_points"]["win"] == win_points + 1
+    assert AuditEntry.objects.filter(action="house_rules_next_season").count() == 1
+
+
+def test_next_season_rules_are_validated_and_the_commissioners(api_as, league, commissioner, coach):
+    url = f"/api/v1/leagues/{league.pk}/house-rules/next-season/"
+
+    assert_refused(api_as(coach).put(url, {"house_rules": {}}, format="json"), 403)
+    assert_refused(
+        api_as(commissioner).put(url, {"house_rules": {"no_such_rule": 1}}, format="json"), 400, "no_such_rule"
+    )
+    assert_refused(api_as(commissioner).put(url, {"house_rules": []}, format="json"), 400, "house_rules")
+    assert League.objects.get(pk=league.pk).house_rules_next_season == {}
