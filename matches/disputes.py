@@ -30,6 +30,11 @@ def _reason(reason: object, *, field: str = "reason") -> str:
     return text
 
 
+def match_open_dispute(match: Match) -> Dispute | None:
+    """The match's open dispute with who raised it, or None (one query)."""
+    return Dispute.objects.filter(match=match, ruling="").select_related("raised_by").first()
+
+
 def dispute_close(*, match: Match, ruling: str, user: AbstractBaseUser, reason: str = "") -> Dispute | None:
     """Close the match's open dispute with `ruling` (called by the service that moved the match out of
     `disputed`, in its transaction); None when it had none."""

@@ -64,6 +64,7 @@ NOT_WRITES = {
     "matches.drafts.draft_body": "a read: the result body a live sheet folds into",
     "matches.drafts.draft_state": "a read: a live sheet as the API shows it",
     "league.seasons.league_seasons": "a read: the league's seasons",
+    "matches.disputes.match_open_dispute": "a read: a match's open dispute, for its page",
     "league.seasons.season_of": "a read: one season of the league",
 }
 
