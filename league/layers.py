@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.versioned_admin",
             "league.apps",
             "league.layers",
+            "league.audit",
             "league.migrations.*",
         ),
     ),
@@ -64,6 +65,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.api.urls",
             "league.api.views",
             "league.api.serializers",
+            "league.api.seasons",
+            "league.seasons",  # closing a season reads the matches' table and sequences
             "league.web.*",
             "league.export",
             "league.feeds",

@@ -65,6 +65,12 @@ class League(models.Model):
     #: removed, a stadium renamed, a report written, the report settings changed — and with every table version
     #: (`league_table_changed`), as the page shows the table too (docs/decisions.md 2026-12-01).
     activity_version = models.BigIntegerField(default=new_table_version, editable=False)
+    #: The open season's number (its `Season` row holds the rest): matches, standings and reports are of a
+    #: season, and the table is the open season's. Changes only when a season turns (league/seasons.py).
+    season = models.PositiveSmallIntegerField(default=1, editable=False)
+    #: House-rule overrides the commissioner set "from next season": merged into `house_rules_overrides` when
+    #: the open season closes (league/seasons.py), so a season is played under one set of rules.
+    house_rules_next_season = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -117,6 +123,60 @@ def league_activity_changed(league_id: int) -> None:
     give the league a new activity version, in the caller's transaction, so no panels rendered before are read
     again. (A write that changes the table calls `league_table_changed`, which changes both.)"""
     League.objects.filter(pk=league_id).update(activity_version=new_table_version())
+
+
+class Season(models.Model):
+    """A league's season (issue 13): numbered from 1, one open at a time. Closing one keeps its final table and
+    champion here, frozen, and opens the next; teams, players, the ledger and the memorial carry over."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=100, blank=True)
+    status = models.CharField(max_length=6, choices=Status.choices, default=Status.OPEN)
+    started_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    champion = models.ForeignKey("teams.Team", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    #: The table as it stood when the season closed (the standings rows), shown for the season ever after.
+    final_table = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["league", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "number"], name="season_number_once_per_league"),
+            models.UniqueConstraint(fields=["league"], condition=Q(status="open"), name="season_one_open_per_league"),
+            models.CheckConstraint(condition=Q(status__in=["open", "closed"]), name="season_status_known"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="season_number_from_one"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"Season {self.number}"
+
+
+class AuditEntry(models.Model):
+    """One commissioner action (issue 13, "Audit"): who did what to which target, when, with the state before and
+    after and the reason given. Written by the service that acts, in its transaction; never changed."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    #: e.g. "house_rules", "membership", "correction", "rejection", "forfeit", "schedule", "season", "adjustment".
+    action = models.CharField(max_length=30)
+    #: What was acted on, in words the dashboard shows (e.g. "match 12", "team 3", "season 2").
+    target = models.CharField(max_length=100, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["league", "-at", "-id"], name="audit_league_newest")]
+
+    def __str__(self) -> str:
+        return f"{self.league_id}: {self.action} {self.target}"
 
 
 class Membership(models.Model):

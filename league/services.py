@@ -13,7 +13,7 @@ from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
 
 from . import policy
-from .models import Invitation, League, Membership, Stadium, league_table_changed, new_table_version
+from .models import Invitation, League, Membership, Season, Stadium, league_table_changed, new_table_version
 
 
 def league_create(*, user: AbstractBaseUser, name: str, ruleset: str, overrides: dict | None = None) -> League:
@@ -26,6 +26,8 @@ def league_create(*, user: AbstractBaseUser, name: str, ruleset: str, overrides:
     with transaction.atomic():
         league = League.objects.create(name=name, ruleset=ruleset, created_by=user, house_rules_overrides=overrides)
         Membership.objects.create(league=league, user=user, role=Membership.Role.COMMISSIONER)
+        # A league opens in its first season (issue 13).
+        Season.objects.create(league=league, number=1, started_at=league.created_at)
     return league
 
 

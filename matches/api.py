@@ -15,7 +15,7 @@ from league.api.lookup import object_or_404, path_id
 from league.models import League
 
 from . import aftermath as engine
-from . import corrections, prematch, services
+from . import corrections, disputes, prematch, services
 from .models import Aftermath, Inducement, Match, MatchTeam, Roll
 from .selectors import match_queryset
 
@@ -54,6 +54,10 @@ class MatchOut(serializers.ModelSerializer):
         fields = [
             "id",
             "league",
+            "season",
+            "round",
+            "scheduled_for",
+            "deadline",
             "kind",
             "event",
             "stadium",
@@ -116,6 +120,25 @@ class MatchIn(serializers.Serializer):
         help_text="ElfBall: the first team to win N Tests wins (no limit in the rulebook; the bound refuses absurd "
         "input).",
     )
+
+
+class RejectIn(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=disputes.REASON_MAX)
+
+
+class DisputeIn(serializers.Serializer):
+    reason = serializers.CharField(max_length=disputes.REASON_MAX, help_text="Why the result is wrong, in words.")
+
+
+class RulingIn(serializers.Serializer):
+    ruling = serializers.ChoiceField(choices=disputes.RULINGS)
+    reason = serializers.CharField(max_length=disputes.REASON_MAX)
+    result = serializers.JSONField(required=False, help_text="The corrected result body (ruling `correct`).")
+
+
+class ForfeitIn(serializers.Serializer):
+    team = serializers.IntegerField(help_text="The team at fault: it loses by forfeit.")
+    reason = serializers.CharField(max_length=disputes.REASON_MAX)
 
 
 class ResultSideIn(serializers.Serializer):
@@ -279,11 +302,47 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         services.match_confirm(user=request.user, match_id=path_id(pk))
         return self._out(path_id(pk))
 
-    @extend_schema(request=None, responses=MatchOut)
+    @extend_schema(request=RejectIn, responses=MatchOut)
     @action(detail=True, methods=["post"])
     def reject(self, request, pk=None):
+        """The commissioner sends a submitted or disputed result back (`reason` optional, kept in the audit)."""
         object_or_404(Match, pk=pk)
-        services.match_reject(user=request.user, match_id=path_id(pk))
+        reason = validated(RejectIn, request.data if isinstance(request.data, dict) else {})["reason"]
+        services.match_reject(user=request.user, match_id=path_id(pk), reason=reason)
+        return self._out(path_id(pk))
+
+    @extend_schema(request=DisputeIn, responses=MatchOut)
+    @action(detail=True, methods=["post"])
+    def dispute(self, request, pk=None):
+        """A coach of the match who did not enter its result disputes it, with a reason (the commissioner rules)."""
+        object_or_404(Match, pk=pk)
+        data = validated(DisputeIn, request.data)
+        disputes.match_dispute(user=request.user, match_id=path_id(pk), reason=data["reason"])
+        return self._out(path_id(pk))
+
+    @extend_schema(request=RulingIn, responses=MatchOut)
+    @action(detail=True, methods=["post"])
+    def ruling(self, request, pk=None):
+        """The commissioner's ruling on a disputed result: confirm it as is, correct it (`result`: the corrected
+        result body, confirmed at once) or reject it; `reason` is required and kept in the audit."""
+        object_or_404(Match, pk=pk)
+        data = validated(RulingIn, request.data)
+        disputes.match_rule_dispute(
+            user=request.user,
+            match_id=path_id(pk),
+            ruling=data["ruling"],
+            reason=data["reason"],
+            body=data.get("result"),
+        )
+        return self._out(path_id(pk))
+
+    @extend_schema(request=ForfeitIn, responses=MatchOut)
+    @action(detail=True, methods=["post"])
+    def forfeit(self, request, pk=None):
+        """The commissioner records a forfeit: final as a loss for `team`, no post-match sequence."""
+        object_or_404(Match, pk=pk)
+        data = validated(ForfeitIn, request.data)
+        disputes.match_forfeit(user=request.user, match_id=path_id(pk), team_id=data["team"], reason=data["reason"])
         return self._out(path_id(pk))
 
     @extend_schema(request=ResultIn, responses=MatchOut)

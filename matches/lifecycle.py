@@ -5,6 +5,12 @@ status, and the one function every match service calls before it changes (or act
         ^                  |    ^
         +-----reject-------+    +--submit (a coach replaces the result before it is confirmed)
 
+    submitted --dispute--> disputed   (the other coach, with a reason; then the commissioner rules:)
+    disputed --confirm--> final       (as is)
+    disputed --submit--> submitted    (corrected, and confirmed in the same ruling)
+    disputed --reject--> scheduled
+    scheduled --forfeit--> final      (the commissioner, for an overdue match: no post-match sequence)
+
 The pre-match sequence (its steps and the inducement shopping) runs only while the match is scheduled: it is
 in the table as an action that keeps the status. Anything not in the table is refused with
 `TransitionRefused`, before anything is written. The `Match.status` column's `CheckConstraint` is built from
@@ -23,6 +29,7 @@ from campaigns.errors import RuleViolation
 class Status(models.TextChoices):
     SCHEDULED = "scheduled", "Scheduled"
     SUBMITTED = "submitted", "Result submitted"
+    DISPUTED = "disputed", "Result disputed"
     FINAL = "final", "Final"
 
 
@@ -32,6 +39,8 @@ class Action(models.TextChoices):
     CONFIRM = "confirm", "Confirm the result"
     CORRECT = "correct", "Correct the final result"
     PREMATCH = "prematch", "Run the pre-match sequence"
+    DISPUTE = "dispute", "Dispute the submitted result"
+    FORFEIT = "forfeit", "Record a forfeit"
 
 
 #: (status now, action) → status after. The whole lifecycle: what is not here is refused.
@@ -42,7 +51,17 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     (Status.SUBMITTED, Action.CONFIRM): Status.FINAL,
     (Status.FINAL, Action.CORRECT): Status.FINAL,
     (Status.SCHEDULED, Action.PREMATCH): Status.SCHEDULED,
+    (Status.SUBMITTED, Action.DISPUTE): Status.DISPUTED,
+    (Status.DISPUTED, Action.CONFIRM): Status.FINAL,
+    (Status.DISPUTED, Action.REJECT): Status.SCHEDULED,
+    (Status.DISPUTED, Action.SUBMIT): Status.SUBMITTED,
+    (Status.SCHEDULED, Action.FORFEIT): Status.FINAL,
 }
+
+#: The statuses in which a result waits for someone (a season cannot close while a match is in one).
+WAITING: tuple[str, ...] = (Status.SUBMITTED, Status.DISPUTED)
+#: Not final yet: the league's fixtures (to be played, or a result waiting).
+OPEN: tuple[str, ...] = (Status.SCHEDULED, *WAITING)
 
 #: Every status the table knows, in the order of `Status` (the database constraint lists exactly these).
 STATUSES: tuple[str, ...] = tuple(
@@ -56,6 +75,8 @@ REFUSALS: dict[str, str] = {
     Action.CONFIRM: "There is no submitted result to confirm.",
     Action.CORRECT: "Only a final result can be corrected; a submitted one can be rejected.",
     Action.PREMATCH: "The result is in: the pre-match sequence is closed.",
+    Action.DISPUTE: "Only a submitted result can be disputed.",
+    Action.FORFEIT: "Only a match still to be played can be forfeited.",
 }
 
 

@@ -26,6 +26,14 @@ class Match(models.Model):
     Status = lifecycle.Status
 
     league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="matches")
+    #: The number of the league's season the match belongs to (`Season.number`); the services set the league's
+    #: open season (`League.season`). The default serves a league's first season.
+    season = models.PositiveSmallIntegerField(default=1)
+    #: The schedule round it was generated in (league/schedules.py), or null for a match scheduled by hand.
+    round = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: When it is to be played (agreed by the coaches, or the round's start) and by when its result is due.
+    scheduled_for = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.LEAGUE)
     event = models.CharField(max_length=12, choices=Event.choices, blank=True, default="")
     stadium = models.ForeignKey("league.Stadium", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -61,11 +69,13 @@ class Match(models.Model):
             # Partial: only the matches not final yet (few, whatever the history), in the fixtures' order.
             models.Index(
                 fields=["league", "created_at", "id"],
-                condition=Q(status__in=[lifecycle.Status.SCHEDULED, lifecycle.Status.SUBMITTED]),
+                condition=Q(status__in=list(lifecycle.OPEN)),
                 name="match_league_fixtures",
             ),
             # The API's list of a league's matches, newest first (the model's order), of any status.
             models.Index(fields=["league", "-created_at", "-id"], name="match_league_recent"),
+            # A season's matches of a status (its table, its close check, the schedule's rounds).
+            models.Index(fields=["league", "season", "status"], name="match_league_season"),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(status__in=list(lifecycle.STATUSES)), name="match_status_known"),
@@ -282,3 +292,40 @@ class DraftEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event.get('kind')} #{self.seq} of {self.draft}"
+
+
+class Dispute(models.Model):
+    """A coach's dispute of a submitted result (issue 13), with his reason, until the commissioner rules on it:
+    confirmed as is, corrected or rejected (or the result is replaced by a coach first)."""
+
+    class Ruling(models.TextChoices):
+        OPEN = "", "Open"
+        CONFIRMED = "confirmed", "Confirmed as is"
+        CORRECTED = "corrected", "Corrected"
+        REJECTED = "rejected", "Rejected"
+        REPLACED = "replaced", "Replaced by a coach"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="disputes")
+    raised_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    reason = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    ruling = models.CharField(max_length=10, choices=Ruling.choices, blank=True, default="")
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    ruled_at = models.DateTimeField(null=True, blank=True)
+    ruling_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            # One open dispute per match at a time (a second dispute waits for the first ruling).
+            models.UniqueConstraint(fields=["match"], condition=Q(ruling=""), name="dispute_one_open_per_match"),
+            models.CheckConstraint(
+                condition=Q(ruling__in=["", "confirmed", "corrected", "rejected", "replaced"]),
+                name="dispute_ruling_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Dispute of match {self.match_id}"

@@ -42,6 +42,8 @@ def may_confirm_result(user: AbstractBaseUser, match: Match) -> bool:
     user who entered it (a result needs two pairs of eyes)."""
     if not user.is_authenticated or user.pk == match.submitted_by_id:
         return False
+    if match.status == Match.Status.DISPUTED:  # a disputed result is the commissioner's to rule on
+        return may_run_league(user, match.league)
     coaches = {team.pk: team.coach_id for team in _teams(match)}
     return confirms_as_other_coach(
         user_id=user.pk, submitted_by_id=match.submitted_by_id, coaches=coaches
@@ -55,6 +57,24 @@ def confirms_as_other_coach(*, user_id: int, submitted_by_id: int | None, coache
     if user_id == submitted_by_id:
         return False
     return any(coach == user_id and coach != submitted_by_id for coach in coaches.values())
+
+
+def may_dispute_result(user: AbstractBaseUser, match: Match) -> bool:
+    """A coach of the match who did not enter the result disputes it (instead of confirming it)."""
+    if not user.is_authenticated:
+        return False
+    coaches = {team.pk: team.coach_id for team in _teams(match)}
+    return confirms_as_other_coach(user_id=user.pk, submitted_by_id=match.submitted_by_id, coaches=coaches)
+
+
+def may_rule_on_dispute(user: AbstractBaseUser, match: Match) -> bool:
+    """Only the commissioner rules on a disputed result."""
+    return may_run_league(user, match.league)
+
+
+def may_forfeit_match(user: AbstractBaseUser, match: Match) -> bool:
+    """Only the commissioner records a forfeit."""
+    return may_run_league(user, match.league)
 
 
 def may_reject_result(user: AbstractBaseUser, match: Match) -> bool:

@@ -11,6 +11,7 @@ from league.models import League
 from league.selectors import json_rows
 from teams.models import Player, Position, Team
 
+from . import lifecycle
 from .models import Aftermath, Inducement, Match, MatchTeam, PlayerMatch, Roll
 from .standings import cached_table
 
@@ -30,7 +31,7 @@ def league_fixtures(*, league: League) -> QuerySet[Match]:
     """The league's matches still to be played or confirmed, soonest first (scheduled first: the
     `match_league_fixtures` index serves the order)."""
     return (
-        Match.objects.filter(league=league, status__in=[Match.Status.SCHEDULED, Match.Status.SUBMITTED])
+        Match.objects.filter(league=league, status__in=lifecycle.OPEN)
         .select_related("stadium")
         .only(*_LISTED)
         .order_by("created_at", "id")
@@ -165,9 +166,10 @@ def league_standings(*, league: League) -> list[dict]:
 
     def compute() -> list[dict]:
         teams = Team.objects.filter(league=league).values_list("pk", "name")
-        sides = MatchTeam.objects.filter(match__league=league, match__status=Match.Status.FINAL).values(
-            "match_id", "team_id", "score", "casualties_inflicted", "outcome", "league_points"
-        )
+        # The open season's table (a closed season's is frozen on its Season row).
+        sides = MatchTeam.objects.filter(
+            match__league=league, match__season=league.season, match__status=Match.Status.FINAL
+        ).values("match_id", "team_id", "score", "casualties_inflicted", "outcome", "league_points")
         return standings_from(teams=list(teams), sides=sides, tie_breakers=tie_breakers)
 
     return cached_table(league=league, tie_breakers=tie_breakers, compute=compute)

@@ -11,12 +11,13 @@ from django.utils import timezone
 
 from campaigns.dice import check_entered
 from campaigns.errors import NotPermitted, RuleViolation
+from league.audit import audit_record
 from league.models import League, Stadium, league_activity_changed, league_table_changed
 from teams.models import Player, Team
 
-from . import effects, lifecycle, policy
+from . import disputes, effects, lifecycle, policy
 from .locks import lock_teams
-from .models import Aftermath, Match, MatchTeam
+from .models import Aftermath, Dispute, Match, MatchTeam
 
 
 def match_schedule(
@@ -58,7 +59,13 @@ def match_schedule(
         if limit and len(team_ids) == 2:
             _check_consecutive(league, team_ids, limit)
         match = Match.objects.create(
-            league=league, kind=kind, event=event, stadium=stadium, tests_to_win=tests_to_win, created_by=user
+            league=league,
+            season=league.season,
+            kind=kind,
+            event=event,
+            stadium=stadium,
+            tests_to_win=tests_to_win,
+            created_by=user,
         )
         MatchTeam.objects.bulk_create(
             [MatchTeam(match=match, team_id=team_id, order=order) for order, team_id in enumerate(team_ids)]
@@ -145,6 +152,8 @@ def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) 
             raise NotPermitted("Only a coach of a team in this match or the commissioner can enter its result.")
         lifecycle.next_status(match.status, lifecycle.Action.SUBMIT)  # refused before the result is validated
         match.result = _validated_result(match, [s.team for s in sides], body, sides)
+        if match.status == Match.Status.DISPUTED:  # a coach answers the dispute with a new result
+            disputes.dispute_close(match=match, ruling=Dispute.Ruling.REPLACED, user=user)
         match.result_body = body
         lifecycle.transition(match, lifecycle.Action.SUBMIT)
         match.submitted_by = user
@@ -166,13 +175,26 @@ def _validated_result(match: Match, teams: list[Team], body: object, sides: list
     return parse_match_result(match, body, sides=sides)
 
 
-def match_reject(*, user: AbstractBaseUser, match_id: int) -> Match:
-    """The commissioner sends a submitted result back: the match is scheduled again, nothing applied."""
+def match_reject(*, user: AbstractBaseUser, match_id: int, reason: str = "") -> Match:
+    """The commissioner sends a submitted (or disputed) result back: the match is scheduled again, nothing
+    applied; the rejection is in the league's audit."""
     with transaction.atomic():
         match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
         if not policy.may_reject_result(user, match):
             raise NotPermitted("Only the commissioner can reject a result.")
+        before = {"status": match.status, "result": match.result}
+        if match.status == Match.Status.DISPUTED:
+            disputes.dispute_close(match=match, ruling=Dispute.Ruling.REJECTED, user=user, reason=reason)
         lifecycle.transition(match, lifecycle.Action.REJECT)
+        audit_record(
+            league=match.league,
+            actor=user,
+            action="rejection",
+            target=f"match {match.pk}",
+            before=before,
+            after={"status": match.status},
+            reason=reason,
+        )
         match.result = {}
         match.result_body = {}
         match.submitted_by = None
@@ -200,6 +222,8 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
         lock_teams([s.team_id for s in sides])
         # (Results entered before the body was kept are checked in their stored, normalised form.)
         match.result = _validated_result(match, [s.team for s in sides], match.result_body or match.result, sides)
+        if match.status == Match.Status.DISPUTED:  # the commissioner confirms a disputed result as is
+            disputes.dispute_close(match=match, ruling=Dispute.Ruling.CONFIRMED, user=user)
         lifecycle.transition(match, lifecycle.Action.CONFIRM)
         effects.result_apply(match, sides)
         league_table_changed(match.league_id)

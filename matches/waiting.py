@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.urls import reverse
 
-from . import policy
+from . import lifecycle, policy
 from .models import Aftermath, Match, MatchTeam, Prematch
 from .prematch import shopping_team
 
@@ -50,9 +50,7 @@ def _result_blocked(match: Match, prematch: Prematch | None) -> bool:
 
 def _open_matches(user: AbstractBaseUser):
     """The scheduled or submitted matches the user's teams play in (a subquery: no query of its own)."""
-    return Match.objects.filter(
-        sides__team__coach=user, status__in=[Match.Status.SCHEDULED, Match.Status.SUBMITTED]
-    ).values("pk")
+    return Match.objects.filter(sides__team__coach=user, status__in=lifecycle.OPEN).values("pk")
 
 
 def _open_sides(user: AbstractBaseUser) -> dict[int, list[MatchTeam]]:

@@ -22,9 +22,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 
 from campaigns.errors import NotPermitted, RuleViolation
+from league import seasons
 from league import services as league_services
 from league.models import Membership
-from matches import aftermath, challenges, corrections, drafts, prematch
+from matches import aftermath, challenges, corrections, disputes, drafts, prematch
 from matches import services as match_services
 from teams import services as team_services
 from teams import transfers
@@ -43,6 +44,8 @@ SERVICE_MODULES = [
     corrections,
     challenges,
     drafts,
+    disputes,
+    seasons,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -60,10 +63,15 @@ NOT_WRITES = {
     "matches.drafts.draft_teams": "a read: the players a live sheet offers",
     "matches.drafts.draft_body": "a read: the result body a live sheet folds into",
     "matches.drafts.draft_state": "a read: a live sheet as the API shows it",
+    "league.seasons.league_seasons": "a read: the league's seasons",
+    "matches.disputes.match_open_dispute": "a read: a match's open dispute, for its page",
+    "league.seasons.season_of": "a read: one season of the league",
 }
 
 #: Take `user`, but are no door: called only inside a service that has already checked its user.
 PRIMITIVES = {
+    "matches.disputes.dispute_close": "closes a match's open dispute inside the service that moved the match out "
+    "of `disputed` (confirm, reject, a replaced result, a ruling), after that service's check",
     "teams.services.ledger_post": "the one writer of money, inside a checked service's team lock; `user` is "
     "only the entry's recorded author",
     "teams.services.ledger_post_many": "ledger_post's bulk form (several entries in one insert), under the same "
@@ -136,6 +144,11 @@ class World:
     def final(self):
         match = self.submitted
         return match_services.match_confirm(user=self.bob, match_id=match.pk)
+
+    @cached_property
+    def disputed(self):
+        match = self.submitted
+        return disputes.match_dispute(user=self.bob, match_id=match.pk, reason="The score is wrong.")
 
     @cached_property
     def transfer(self):
@@ -245,6 +258,19 @@ CALLS: dict[str, Call] = {
     ),
     "matches.drafts.draft_undo": Call(lambda w: {"match": w.scheduled, "key": "k"}, lambda w: w.alice),
     "matches.drafts.draft_submit": Call(lambda w: {"match": w.scheduled}, lambda w: w.alice),
+    "matches.disputes.match_dispute": Call(
+        lambda w: {"match_id": w.submitted.pk, "reason": "The score is wrong."}, lambda w: w.bob
+    ),
+    "matches.disputes.match_rule_dispute": Call(
+        lambda w: {"match_id": w.disputed.pk, "ruling": "confirm", "reason": "As played."}, lambda w: w.commissioner
+    ),
+    "matches.disputes.match_forfeit": Call(
+        lambda w: {"match_id": w.scheduled.pk, "team_id": w.away.pk, "reason": "No show."}, lambda w: w.commissioner
+    ),
+    "league.seasons.season_start_next": Call(lambda w: {"league_id": w.league.pk}, lambda w: w.commissioner),
+    "league.seasons.league_set_next_season_rules": Call(
+        lambda w: {"league_id": w.league.pk, "overrides": {}}, lambda w: w.commissioner
+    ),
     "matches.challenges.challenge_roll": Call(
         lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice
     ),

@@ -121,6 +121,9 @@ class Ruleset(Presentation):
     name: str = ""
     #: "gil" (a treasury ledger), "points" (a points budget) or "none".
     economy: str = "none"
+    #: What a team keeps from one season to the next (issue 13; the season page lists it): the teams, players,
+    #: ledger and memorial always carry, and nothing is reset at a season's turn unless a ruleset says so.
+    season_carries: tuple[str, ...] = ("rosters",)
     purchase_items: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()
     #: Player fields this ruleset tracks (api-v1: a player's fields "by ruleset").

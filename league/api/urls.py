@@ -4,7 +4,7 @@ from rest_framework.routers import DefaultRouter
 from matches.api import MatchViewSet
 from teams.api import TeamViewSet, TransferViewSet
 
-from . import auth, views
+from . import auth, seasons, views
 from .lookup import ID_PATTERN
 
 
@@ -34,5 +34,12 @@ urlpatterns = [
     path("rulesets/<str:key>/rosters/", views.RosterListView.as_view(), name="api-rosters"),
     path("rulesets/<str:key>/house-rules/", views.HouseRulesView.as_view(), name="api-house-rules"),
     path("matches/<int:pk>/draft/", include("matches.draft_api")),
+    path("leagues/<int:pk>/seasons/", seasons.SeasonListView.as_view(), name="api-league-seasons"),
+    path("leagues/<int:pk>/audit/", seasons.AuditListView.as_view(), name="api-league-audit"),
+    path(
+        "leagues/<int:pk>/house-rules/next-season/",
+        seasons.NextSeasonRulesView.as_view(),
+        name="api-league-next-season-rules",
+    ),
     path("", include(router.urls)),
 ]

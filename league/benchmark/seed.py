@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.rulesets import get_ruleset
-from league.models import League, Membership
+from league.models import League, Membership, Season
 from matches.models import Aftermath, Inducement, Match, MatchDraft, MatchTeam, PlayerMatch, Prematch, Roll
 from teams.models import LedgerEntry, Player, Position, Sponsorship, Team, Transfer
 
@@ -198,6 +198,10 @@ def seed(
         Membership.objects.bulk_create(
             [Membership(league=lg, user=commissioner, role=Membership.Role.COMMISSIONER) for lg in [big, *smalls]],
             batch_size=BATCH,
+        )
+        # Each in its first season, as league_create opens it.
+        Season.objects.bulk_create(
+            [Season(league=lg, number=1, started_at=start) for lg in [big, *smalls]], batch_size=BATCH
         )
         big_books = _teams([(big, coaches[:teams])], lambda n: LINE_UP + (("lineman",) if n % 9 < 4 else ()), start)
         small_books = _teams(

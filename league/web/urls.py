@@ -6,7 +6,7 @@ from django.urls import include, path
 
 from league.feeds import LeagueReportsFeed
 
-from . import account, auth, challenge, dashboard, home, invitations, views
+from . import account, auth, challenge, dashboard, home, invitations, seasons, views
 
 urlpatterns = [
     path("", auth.home, name="home"),
@@ -24,6 +24,8 @@ urlpatterns = [
     path("leagues/<int:pk>/results/", views.league_all_results, name="league-results"),
     path("leagues/<int:pk>/fixtures/", views.league_all_fixtures, name="league-fixtures"),
     path("leagues/<int:pk>/join/", views.league_join, name="league-join"),
+    path("leagues/<int:pk>/seasons/", seasons.league_season_list, name="league-seasons"),
+    path("leagues/<int:pk>/seasons/<int:number>/", seasons.league_season_detail, name="league-season"),
     path("leagues/<int:pk>/reports/", views.league_reports, name="league-reports"),
     path("leagues/<int:pk>/reports/feed/", LeagueReportsFeed(), name="league-reports-feed"),
     path("leagues/<int:pk>/reports/<str:week>/", views.league_report, name="league-report"),

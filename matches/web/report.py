@@ -8,7 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from league.selectors import hold_viewer_roles, viewer_roles
-from matches import policy
+from matches import lifecycle, policy
+from matches.disputes import match_open_dispute
 from matches.models import Match, MatchTeam
 from matches.selectors import match_inducements, match_report_queryset
 from teams.models import Player
@@ -39,7 +40,7 @@ def result_lines(match: Match, sides: list[MatchTeam], names: dict[int, Player])
             }
             for s in sides
         ]
-    if match.status == Match.Status.SUBMITTED:
+    if match.status in lifecycle.WAITING:  # submitted or disputed: the entered result, not final yet
         by_team = {line["team"]: line for line in match.result.get("teams", [])}
         lines = []
         for s in sides:
@@ -145,6 +146,10 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         "may_enter_result": match.status != Match.Status.FINAL and policy.may_enter_result(user, match),
         "may_confirm": submitted and policy.may_confirm_result(user, match),
         "may_reject": submitted and policy.may_reject_result(user, match),
+        # A dispute (issue 13): the other coach raises it instead of confirming; the commissioner rules on it.
+        "may_dispute": submitted and policy.may_dispute_result(user, match),
+        "dispute": match_open_dispute(match) if match.status == Match.Status.DISPUTED else None,
+        "may_rule": match.status == Match.Status.DISPUTED and policy.may_rule_on_dispute(user, match),
         # The pre-match sequence (Blitz Bowl, Bone Cruncher): what it settled, and its page while scheduled.
         "prematch": prematch_summary(
             match, sides, getattr(match, "prematch", None), match_inducements(match), league.house_rules

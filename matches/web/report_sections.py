@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from matches import lifecycle
 from matches.models import Match
 
 from .common import named, number_key, player_name
@@ -33,7 +34,7 @@ class Report:
 
     @property
     def submitted(self) -> bool:
-        return self.match.status == Match.Status.SUBMITTED
+        return self.match.status in lifecycle.WAITING  # entered, not final yet (submitted or disputed)
 
 
 def _injury(injury: str, detail: str) -> str:

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from campaigns.errors import NotPermitted, RuleViolation
-from matches import policy, services
+from matches import lifecycle, policy, services
 from matches.models import Match, MatchTeam
 from teams.models import Player, Team
 from teams.selectors import player_race, team_races
@@ -77,7 +77,7 @@ def _result_form(request: HttpRequest, match: Match, teams: list[Team], players:
         teams=teams,
         players=players,
         choices=rules.result_choices(hr),
-        result=match.result if match.status == Match.Status.SUBMITTED else None,
+        result=match.result if match.status in lifecycle.WAITING else None,
         **{need: context[need]() for need in form_class.needs},
     )
 

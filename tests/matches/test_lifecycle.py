@@ -45,8 +45,10 @@ class Table:
         )
         assert response.status_code == 201, response.json()
         match_id = response.json()["id"]
-        if status in (Status.SUBMITTED, Status.FINAL):
+        if status in (Status.SUBMITTED, Status.DISPUTED, Status.FINAL):
             self.act(match_id, Action.SUBMIT, expect=201)
+        if status == Status.DISPUTED:
+            self.act(match_id, Action.DISPUTE, expect=200)
         if status == Status.FINAL:
             self.act(match_id, Action.CONFIRM, expect=200)
         assert Match.objects.get(pk=match_id).status == status
@@ -58,8 +60,17 @@ class Table:
         doors = {
             Action.SUBMIT: lambda: self.api_as(self.coach).post(f"{url}result/", self.body(), format="json"),
             Action.REJECT: lambda: self.api_as(self.commissioner).post(f"{url}reject/"),
-            Action.CONFIRM: lambda: self.api_as(self.other_coach).post(f"{url}confirm/"),
+            # A disputed result is the commissioner's to confirm; a submitted one the other coach's.
+            Action.CONFIRM: lambda: self.api_as(
+                self.commissioner if Match.objects.get(pk=match_id).status == Status.DISPUTED else self.other_coach
+            ).post(f"{url}confirm/"),
             Action.CORRECT: lambda: self.api_as(self.commissioner).post(f"{url}correct/", self.body(2), format="json"),
+            Action.DISPUTE: lambda: self.api_as(self.other_coach).post(
+                f"{url}dispute/", {"reason": "The touchdown was scored after the final whistle."}, format="json"
+            ),
+            Action.FORFEIT: lambda: self.api_as(self.commissioner).post(
+                f"{url}forfeit/", {"team": self.away.pk, "reason": "No show by the deadline."}, format="json"
+            ),
             # rules/blitzbowl.md "Pre-match sequence": the weather is its first step.
             Action.PREMATCH: lambda: self.api_as(self.coach).post(
                 f"{url}prematch/", {"step": "weather", "rolls": {"weather": [3, 4]}}, format="json"
@@ -74,7 +85,15 @@ class Table:
 
 
 #: What each allowed move answers through its API door.
-ANSWERS = {Action.SUBMIT: 201, Action.REJECT: 200, Action.CONFIRM: 200, Action.CORRECT: 200, Action.PREMATCH: 200}
+ANSWERS = {
+    Action.SUBMIT: 201,
+    Action.REJECT: 200,
+    Action.CONFIRM: 200,
+    Action.CORRECT: 200,
+    Action.PREMATCH: 200,
+    Action.DISPUTE: 200,
+    Action.FORFEIT: 200,
+}
 
 
 def _ids(pairs) -> list[str]:
@@ -126,6 +145,6 @@ def test_transition_moves_the_match_by_the_table_and_refuses_with_a_typed_error(
 def test_the_database_refuses_a_status_the_table_does_not_know(table):
     match_id = table.match_in(Status.SCHEDULED)
     with pytest.raises(IntegrityError), transaction.atomic():
-        Match.objects.filter(pk=match_id).update(status="disputed")
+        Match.objects.filter(pk=match_id).update(status="abandoned")
     constraint = next(c for c in Match._meta.constraints if c.name == "match_status_known")
     assert constraint.condition.children == [("status__in", list(lifecycle.STATUSES))]

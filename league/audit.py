@@ -1,0 +1,38 @@
+"""The commissioner's audit trail (issue 13): every ruling — a house-rule change, a membership change, a
+correction, a rejection, a forfeit, a schedule, a season, a gil adjustment — is written here by the service that
+makes it, in its own transaction, with who, when, the state before and after, and the reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from .models import AuditEntry, League
+
+
+def audit_record(
+    *,
+    league: League,
+    actor: AbstractBaseUser,
+    action: str,
+    target: str = "",
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+) -> AuditEntry:
+    """Record one commissioner action (call inside the acting service's transaction, after its checks)."""
+    return AuditEntry.objects.create(
+        league=league,
+        actor=actor if actor.is_authenticated else None,
+        action=action,
+        target=target,
+        before=before,
+        after=after,
+        reason=reason,
+    )
+
+
+def league_audit(*, league: League):
+    """The league's audit entries, newest first, with their actors (a queryset: the API pages it)."""
+    return AuditEntry.objects.filter(league=league).select_related("actor").order_by("-at", "-id")

@@ -1,0 +1,147 @@
+"""Result disputes and forfeits (issue 13): a coach who did not enter a result disputes it with a reason instead
+of confirming it; the commissioner rules — confirms it as is, corrects it, or rejects it — and records forfeits
+for overdue matches. Every ruling is in the league's audit (league/audit.py)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from campaigns.errors import NotPermitted, RuleViolation
+from league.audit import audit_record
+from league.models import league_activity_changed, league_table_changed
+
+from . import lifecycle, policy
+from .locks import lock_teams
+from .models import Dispute, Match, MatchTeam
+
+#: A reason is words: long enough to say something, short enough for the queue.
+REASON_MAX = 2000
+RULINGS = ("confirm", "correct", "reject")
+
+
+def _reason(reason: object, *, field: str = "reason") -> str:
+    text = reason.strip() if isinstance(reason, str) else ""
+    if not text:
+        raise RuleViolation("Give a reason, in words.", field=field)
+    if len(text) > REASON_MAX:
+        raise RuleViolation(f"A reason is at most {REASON_MAX} characters.", field=field)
+    return text
+
+
+def match_open_dispute(match: Match) -> Dispute | None:
+    """The match's open dispute with who raised it, or None (one query)."""
+    return Dispute.objects.filter(match=match, ruling="").select_related("raised_by").first()
+
+
+def dispute_close(*, match: Match, ruling: str, user: AbstractBaseUser, reason: str = "") -> Dispute | None:
+    """Close the match's open dispute with `ruling` (called by the service that moved the match out of
+    `disputed`, in its transaction); None when it had none."""
+    dispute = Dispute.objects.select_for_update().filter(match=match, ruling="").first()
+    if dispute is None:
+        return None
+    dispute.ruling, dispute.ruled_by, dispute.ruled_at = ruling, user, timezone.now()
+    dispute.ruling_reason = reason
+    dispute.save(update_fields=["ruling", "ruled_by", "ruled_at", "ruling_reason"])
+    return dispute
+
+
+def match_dispute(*, user: AbstractBaseUser, match_id: int, reason: object) -> Match:
+    """A coach of the match who did not enter its result disputes it, with a reason: the match waits for the
+    commissioner's ruling (his queue shows it)."""
+    text = _reason(reason)
+    with transaction.atomic():
+        match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
+        if not policy.may_dispute_result(user, match):
+            raise NotPermitted("Only a coach of this match who did not enter its result can dispute it.")
+        lifecycle.transition(match, lifecycle.Action.DISPUTE)
+        match.save(update_fields=["status"])
+        league_activity_changed(match.league_id)  # the fixture's status on the league page
+        Dispute.objects.create(match=match, raised_by=user, reason=text)
+    return match
+
+
+def match_rule_dispute(
+    *, user: AbstractBaseUser, match_id: int, ruling: str, reason: object, body: object = None
+) -> Match:
+    """The commissioner's ruling on a disputed result: `confirm` it as is, `correct` it (the corrected result
+    `body` replaces it and is confirmed in the same transaction) or `reject` it (the match is to be played again).
+    """
+    from . import services
+
+    if ruling not in RULINGS:
+        raise RuleViolation(f"A ruling is one of {', '.join(RULINGS)}.", field="ruling")
+    text = _reason(reason)
+    if ruling == "correct" and body is None:
+        raise RuleViolation("A correction needs the corrected result.", field="result")
+    with transaction.atomic():
+        match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
+        if not policy.may_rule_on_dispute(user, match):
+            raise NotPermitted("Only the commissioner rules on a disputed result.")
+        if match.status != Match.Status.DISPUTED:
+            raise lifecycle.TransitionRefused(
+                "Only a disputed result can be ruled on.", status=match.status, action=lifecycle.Action.CONFIRM
+            )
+        before = match.result
+        if ruling == "reject":
+            match = services.match_reject(user=user, match_id=match_id, reason=text)
+        else:
+            if ruling == "correct":
+                # The corrected result stands in the disputed one's place (still entered by its coach: the
+                # commissioner's confirmation below is the second pair of eyes), validated like any entry.
+                match.result = services.parse_match_result(match, body)
+                match.result_body = body
+                lifecycle.transition(match, lifecycle.Action.SUBMIT)
+                match.save(update_fields=["result", "result_body", "status"])
+                dispute_close(match=match, ruling=Dispute.Ruling.CORRECTED, user=user, reason=text)
+            else:
+                dispute_close(match=match, ruling=Dispute.Ruling.CONFIRMED, user=user, reason=text)
+            match = services.match_confirm(user=user, match_id=match_id)
+        audit_record(
+            league=match.league,
+            actor=user,
+            action="dispute_ruling",
+            target=f"match {match.pk}",
+            before={"status": "disputed", "result": before},
+            after={"ruling": ruling, "status": match.status, "result": match.result},
+            reason=text,
+        )
+    return match
+
+
+def match_forfeit(*, user: AbstractBaseUser, match_id: int, team_id: object, reason: object) -> Match:
+    """The commissioner records a forfeit: the match is final as a loss for `team_id` (the team at fault) and a
+    win for the others — league points as a loss and a win, no score, no player rows, no post-match sequence."""
+    text = _reason(reason)
+    with transaction.atomic():
+        match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
+        if not policy.may_forfeit_match(user, match):
+            raise NotPermitted("Only the commissioner records a forfeit.")
+        lifecycle.next_status(match.status, lifecycle.Action.FORFEIT)
+        sides = list(MatchTeam.objects.filter(match=match).order_by("order"))
+        if not isinstance(team_id, int) or isinstance(team_id, bool) or team_id not in {s.team_id for s in sides}:
+            raise RuleViolation("The team at fault must be one of this match's teams.", field="team")
+        lock_teams([s.team_id for s in sides])
+        rules, hr = match.league.rules, match.league.house_rules
+        for side in sides:
+            side.outcome = MatchTeam.Outcome.LOSS if side.team_id == team_id else MatchTeam.Outcome.WIN
+            side.league_points = rules.league_points(
+                outcome=side.outcome, kind=match.kind, hr=hr, event=match.event, placing=side.placing
+            )
+        MatchTeam.objects.bulk_update(sides, ["outcome", "league_points"])
+        lifecycle.transition(match, lifecycle.Action.FORFEIT)
+        match.result = {"forfeit": {"team": team_id, "reason": text}}
+        match.confirmed_by, match.confirmed_at = user, timezone.now()
+        match.save(update_fields=["status", "result", "confirmed_by", "confirmed_at"])
+        league_table_changed(match.league_id)
+        audit_record(
+            league=match.league,
+            actor=user,
+            action="forfeit",
+            target=f"match {match.pk}",
+            before={"status": lifecycle.Status.SCHEDULED},
+            after={"status": match.status, "loser": team_id},
+            reason=text,
+        )
+    return match
