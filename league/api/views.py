@@ -23,7 +23,7 @@ from league.reports import report_queue_now, report_url
 from league.selectors import invitations_pending, league_queryset, report_list
 from matches.challenges import challenge_roll
 from matches.selectors import league_memorial, league_standings
-from matches.standings import cached_document, table_tag
+from matches.standings import cached_document, current_tag
 from teams.models import Position, Roster
 
 from .errors import validated
@@ -140,27 +140,9 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     def standings(self, request, pk=None):
         """The table as cached JSON bytes per table version (matches/standings.py), with that version as its
         ETag: a client that holds it gets 304, and any other request reads one league row and one cache key."""
-        league_id = path_id(pk)
-        row = League.objects.filter(pk=league_id).values_list("ruleset", "table_version").first()
-        if row is None:
-            raise Http404("No League matches the given query.")
-        ruleset, table_version = row
-        tag = table_tag(league_id=league_id, ruleset=ruleset, table_version=table_version)
-        etag = f'"{tag}"'
-        response = get_conditional_response(request, etag=etag)
+        response = standings_answer(request, path_id(pk))
         if response is None:
-
-            def render() -> bytes:
-                # The league loaded whole only here, when the table's document is not cached yet (its house rules'
-                # tie-breakers; the version re-read with them is at least as new as the tag's).
-                league = League.objects.get(pk=league_id)
-                return JSONRenderer().render({"league": league.pk, "rows": league_standings(league=league)})
-
-            response = HttpResponse(cached_document(tag=tag, name="api-json", render=render))
-            response["Content-Type"] = "application/json"
-        response["ETag"] = etag
-        # Public, and revalidated on every use: a client or proxy keeps the body and asks with If-None-Match.
-        patch_cache_control(response, public=True, no_cache=True)
+            raise Http404("No League matches the given query.")
         return response
 
     @extend_schema(responses={200: OpenApiResponse(description="[{player, name, team, spp, matches, ...}]")})
@@ -257,6 +239,30 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                 status=status.HTTP_503_SERVICE_UNAVAILABLE,
             )
         return Response({"status": "queued", "week": week}, status=status.HTTP_202_ACCEPTED)
+
+
+def standings_answer(request, league_id: int) -> HttpResponse | None:
+    """The standings of a league as the database has them now (one read of its row for the table's tag), with
+    the tag as ETag: 304 to a client holding it, else the cached document. None when there is no such league."""
+    tag = current_tag(league_id)
+    if tag is None:
+        return None
+    etag = f'"{tag}"'
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+
+        def render() -> bytes:
+            # The league loaded whole only here, when the table's document is not cached yet (its house rules'
+            # tie-breakers; the version re-read with them is at least as new as the tag's).
+            league = League.objects.get(pk=league_id)
+            return JSONRenderer().render({"league": league.pk, "rows": league_standings(league=league)})
+
+        response = HttpResponse(cached_document(tag=tag, name="api-json", render=render))
+        response["Content-Type"] = "application/json"
+    response["ETag"] = etag
+    # Public, and revalidated on every use: a client or proxy keeps the body and asks with If-None-Match.
+    patch_cache_control(response, public=True, no_cache=True)
+    return response
 
 
 class InvitationViewSet(viewsets.GenericViewSet):
