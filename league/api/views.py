@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, StreamingHttpResponse
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -135,6 +135,15 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         membership = services.league_join(league=league, user=request.user)
         return Response(MembershipOut(membership).data, status=status.HTTP_201_CREATED)
 
+    def dispatch(self, request, *args, **kwargs):
+        """The public read of the standings skips DRF's request, authentication, permissions and content
+        negotiation when none of them can change the answer (`_standings_shortcut`); all else is DRF's."""
+        if self.action_map.get(request.method.lower()) == "standings":
+            response = _standings_shortcut(self, request, kwargs)
+            if response is not None:
+                return response
+        return super().dispatch(request, *args, **kwargs)
+
     @extend_schema(responses={200: OpenApiResponse(description="{league, rows: [...]} in standings order")})
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
@@ -262,6 +271,39 @@ def standings_answer(request, league_id: int) -> HttpResponse | None:
     response["ETag"] = etag
     # Public, and revalidated on every use: a client or proxy keeps the body and asks with If-None-Match.
     patch_cache_control(response, public=True, no_cache=True)
+    return response
+
+
+#: Accept types DRF's negotiation satisfies with the viewset's renderers (JSON, browsable API), as it compares them.
+_NEGOTIATED = frozenset({"*/*", "application/*", "application/json", "text/*", "text/html"})
+
+
+def _standings_shortcut(view, request, kwargs) -> HttpResponse | None:
+    """The standings answer without DRF's per-request machinery, when it would make no difference: a GET or HEAD
+    with no credentials (no token to check: the table is public and the same for everyone; a session user is
+    not needed), no format asked for (suffix or `?format=`), an Accept header DRF's negotiation accepts, and a
+    league that exists. None otherwise, and the request goes through DRF as every other does (its 401, 404,
+    406). The answer carries the headers DRF's and the session's middleware give it there (Allow; Vary:
+    Accept, Cookie), so both ways answer alike."""
+    meta = request.META
+    if "HTTP_AUTHORIZATION" in meta or "format" in kwargs:
+        return None
+    accept = meta.get("HTTP_ACCEPT")
+    if accept is not None and not any(part.split(";", 1)[0].strip() in _NEGOTIATED for part in accept.split(",")):
+        return None
+    if meta.get("QUERY_STRING") and "format" in request.GET:
+        return None
+    try:
+        league_id = path_id(kwargs.get("pk"))
+    except Http404:
+        return None
+    response = standings_answer(request, league_id)
+    if response is None:
+        return None
+    headers = view.default_response_headers
+    patch_vary_headers(response, (headers.pop("Vary"), "Cookie"))
+    for name, value in headers.items():
+        response[name] = value
     return response
 
 

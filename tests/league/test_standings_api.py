@@ -1,16 +1,32 @@
-"""The standings' public read (`GET /api/v1/leagues/{id}/standings/`) reads the table's tag with a statement
-compiled once (matches/standings.py `current_tag`). These tests pin that the answer is exact the moment another
-process changes the table, that it costs one query, and that a connection the server closed is replaced."""
+"""The standings' public read (`GET /api/v1/leagues/{id}/standings/`) takes a shortcut past DRF's per-request
+machinery (league/api/views.py `_standings_shortcut`) and reads the table's tag with a statement compiled once
+(matches/standings.py `current_tag`). These tests pin that the shortcut answers exactly as DRF's way does, that
+every request it cannot answer alike still goes through DRF (401, 404, 405, 406, OPTIONS), that the answer is
+exact the moment another process changes the table, and that a connection the server closed is replaced."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import OperationalError, connection
 
+from league.api.views import LeagueViewSet
 from league.models import League, league_table_changed
 from tests.factories import TeamFactory
 
 pytestmark = pytest.mark.django_db
+
+#: The headers an answer carries whichever way it was made.
+HEADERS = (
+    "Content-Type",
+    "ETag",
+    "Cache-Control",
+    "Vary",
+    "Allow",
+    "Content-Security-Policy",
+    "Permissions-Policy",
+    "X-Frame-Options",
+    "X-Content-Type-Options",
+)
 
 
 @pytest.fixture
@@ -19,10 +35,56 @@ def url(league, commissioner):
     return f"/api/v1/leagues/{league.pk}/standings/"
 
 
+@pytest.fixture
+def through_drf(monkeypatch):
+    """How many requests went through DRF's `initial` (authentication, permissions, negotiation)."""
+    calls = []
+    initial = LeagueViewSet.initial
+
+    def counted(self, request, *args, **kwargs):
+        calls.append(request.method)
+        return initial(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(LeagueViewSet, "initial", counted)
+    return calls
+
+
+def answer(response) -> tuple:
+    return response.status_code, response.content, {name: response.get(name) for name in HEADERS}
+
+
+def test_the_public_read_skips_drf_and_answers_as_drf_does(api, url, through_drf):
+    shortcut = api.get(url)
+    assert through_drf == []
+    drf = api.get(url + "?format=json")  # a format asked for: DRF's negotiation decides
+    assert through_drf == ["GET"]
+    assert shortcut.status_code == 200 and shortcut.json()["rows"][0]["name"] == "Alpha"
+    assert answer(shortcut) == answer(drf)
+    assert shortcut["Vary"] == "Accept, Cookie" and shortcut["Allow"] == "GET, HEAD, OPTIONS"
+    assert shortcut["Cache-Control"] == "public, no-cache" and shortcut["Content-Type"] == "application/json"
+    held = {"HTTP_IF_NONE_MATCH": shortcut["ETag"]}
+    assert answer(api.get(url, **held)) == answer(api.get(url + "?format=json", **held))
+    assert api.get(url, **held).status_code == 304
+    assert answer(api.head(url)) == answer(api.head(url + "?format=json"))
+    assert api.get(url, HTTP_ACCEPT="application/json; q=0.9, */*").content == shortcut.content
+    assert through_drf == ["GET", "GET", "HEAD"]
+
+
+def test_what_the_shortcut_cannot_answer_alike_goes_through_drf(api, api_as, url, commissioner, through_drf):
+    assert api.get(url, HTTP_AUTHORIZATION="Token not-a-token").status_code == 401
+    assert api_as(commissioner).get(url).status_code == 200  # a valid token is checked, then answered
+    assert api.get(url, HTTP_ACCEPT="application/xml").status_code == 406
+    assert api_as(commissioner).post(url).status_code == 405
+    assert api.options(url).status_code == 200
+    assert api.get(url + "?format=yaml").status_code == 404  # DRF: no renderer of that format
+    assert through_drf == ["GET", "GET", "GET", "POST", "OPTIONS", "GET"]
+
+
 @pytest.mark.parametrize("pk", ["999999", "0", "99999999999999999999"])
-def test_no_league_is_a_404(api, pk):
+def test_no_league_is_drfs_404_either_way(api, pk, through_drf):
     response = api.get(f"/api/v1/leagues/{pk}/standings/")
     assert response.status_code == 404 and response.json() == {"detail": response.json()["detail"]}
+    assert through_drf == ["GET"]  # the shortcut found nothing and left the answer to DRF
 
 
 def test_a_change_committed_elsewhere_shows_at_the_next_read(api, url, league, coach):
