@@ -146,9 +146,10 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
     @extend_schema(responses={200: OpenApiResponse(description="{league, rows: [...]} in standings order")})
     @action(detail=True, methods=["get"])
-    def standings(self, request, pk=None):
+    def standings(self, request, pk=None, **suffix):
         """The table as cached JSON bytes per table version (matches/standings.py), with that version as its
         ETag: a client that holds it gets 304, and any other request reads one league row and one cache key."""
+        # `suffix`: the router's `standings.json` form passes `format` (without it that form was a 500).
         response = standings_answer(request, path_id(pk))
         if response is None:
             raise Http404("No League matches the given query.")

@@ -120,3 +120,18 @@ def test_a_connection_the_server_closed_is_replaced_not_an_error(api, url):
     response = api.get(url)
     assert response.status_code == 200 and response.json()["rows"][0]["name"] == "Alpha"
     assert connection.connection.info.backend_pid != ended
+
+
+def test_the_standings_route_tried_first_is_the_routers_own(api, url, league):
+    """league/api/urls.py tries the standings' pattern before every other: the router's, so the name, the
+    viewset and the suffixed form resolve as before."""
+    from django.urls import resolve, reverse
+
+    from league.api.urls import router
+
+    assert reverse("league-standings", kwargs={"pk": league.pk}) == url
+    match = resolve(url)
+    assert match.func.cls is LeagueViewSet and match.func.actions["get"] == "standings"
+    assert match.func in {pattern.callback for pattern in router.urls if pattern.name == "league-standings"}
+    suffixed = api.get(url.rstrip("/") + ".json")
+    assert suffixed.status_code == 200 and suffixed.content == api.get(url).content
