@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from functools import cache as memoise
+
 from django.db.models import Prefetch
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -275,23 +277,40 @@ def standings_answer(request, league_id: int) -> HttpResponse | None:
     return response
 
 
-#: Accept types DRF's negotiation satisfies with the viewset's renderers (JSON, browsable API), as it compares them.
-_NEGOTIATED = frozenset({"*/*", "application/*", "application/json", "text/*", "text/html"})
+#: Permission classes that let every safe request through (`has_permission`), whoever asks.
+_PUBLIC_READS = frozenset({AllowAny, IsAuthenticatedOrReadOnly, IsCommissionerOrReadOnly})
+
+
+@memoise
+def _negotiable(renderer_classes: tuple) -> frozenset[str]:
+    """The Accept types DRF's negotiation satisfies with these renderers, as it compares them (parameters and q
+    aside): each renderer's type, its main type's wildcard, and */*."""
+    types = {renderer.media_type for renderer in renderer_classes}
+    return frozenset({"*/*", *types, *(media.split("/")[0] + "/*" for media in types)})
 
 
 def _standings_shortcut(view, request, kwargs) -> HttpResponse | None:
     """The standings answer without DRF's per-request machinery, when it would make no difference: a GET or HEAD
     with no credentials (no token to check: the table is public and the same for everyone; a session user is
     not needed), no format asked for (suffix or `?format=`), an Accept header DRF's negotiation accepts, and a
-    league that exists. None otherwise, and the request goes through DRF as every other does (its 401, 404,
-    406). The answer carries the headers DRF's and the session's middleware give it there (Allow; Vary:
-    Accept, Cookie), so both ways answer alike."""
+    league that exists; and only while the viewset's permissions let every read through and it has no throttle
+    or versioning (a change there takes the shortcut away, never DRF's check). None otherwise, and the request
+    goes through DRF as every other does (its 401, 404, 406). The answer carries the headers DRF's and the
+    session's middleware give it there (Allow; Vary: Accept, Cookie), so both ways answer alike."""
     meta = request.META
     if "HTTP_AUTHORIZATION" in meta or "format" in kwargs:
         return None
-    accept = meta.get("HTTP_ACCEPT")
-    if accept is not None and not any(part.split(";", 1)[0].strip() in _NEGOTIATED for part in accept.split(",")):
+    if (
+        view.throttle_classes
+        or view.versioning_class is not None
+        or not _PUBLIC_READS.issuperset(view.permission_classes)
+    ):
         return None
+    accept = meta.get("HTTP_ACCEPT")
+    if accept is not None:
+        negotiable = _negotiable(tuple(view.renderer_classes))
+        if not any(part.split(";", 1)[0].strip() in negotiable for part in accept.split(",")):
+            return None
     if meta.get("QUERY_STRING") and "format" in request.GET:
         return None
     try:
@@ -302,7 +321,7 @@ def _standings_shortcut(view, request, kwargs) -> HttpResponse | None:
     if response is None:
         return None
     headers = view.default_response_headers
-    patch_vary_headers(response, (headers.pop("Vary"), "Cookie"))
+    patch_vary_headers(response, [vary for vary in (headers.pop("Vary", None), "Cookie") if vary])
     for name, value in headers.items():
         response[name] = value
     return response

@@ -80,6 +80,24 @@ def test_what_the_shortcut_cannot_answer_alike_goes_through_drf(api, api_as, url
     assert through_drf == ["GET", "GET", "GET", "POST", "OPTIONS", "GET"]
 
 
+def test_the_shortcut_follows_the_viewsets_drf_settings(api, url, monkeypatch, through_drf):
+    """It decides nothing DRF would decide differently: the viewset's renderers say which Accept is answered, and
+    a throttle or a permission that may refuse a read sends every request through DRF."""
+    from rest_framework.permissions import IsAuthenticated
+    from rest_framework.renderers import JSONRenderer
+    from rest_framework.throttling import AnonRateThrottle
+
+    assert api.get(url, HTTP_ACCEPT="text/html").status_code == 200 and through_drf == []
+    monkeypatch.setattr(LeagueViewSet, "renderer_classes", [JSONRenderer])
+    assert api.get(url, HTTP_ACCEPT="text/html").status_code == 406 and through_drf == ["GET"]
+    monkeypatch.setattr(LeagueViewSet, "throttle_classes", [AnonRateThrottle])
+    monkeypatch.setattr(AnonRateThrottle, "rate", "1000/min", raising=False)
+    assert api.get(url).status_code == 200 and through_drf == ["GET", "GET"]
+    monkeypatch.setattr(LeagueViewSet, "throttle_classes", [])
+    monkeypatch.setattr(LeagueViewSet, "permission_classes", [IsAuthenticated])
+    assert api.get(url).status_code == 401 and through_drf == ["GET", "GET", "GET"]
+
+
 @pytest.mark.parametrize("pk", ["999999", "0", "99999999999999999999"])
 def test_no_league_is_drfs_404_either_way(api, pk, through_drf):
     response = api.get(f"/api/v1/leagues/{pk}/standings/")
