@@ -4,9 +4,9 @@ Computing a table reads every final side of the league (20,000 rows at 10,000 ma
 per *table version* and kept in Django's cache (Redis when REDIS_URL is set, local memory otherwise). The version
 is a column of the league row (`League.table_version`) that every write able to change the table replaces in its
 own transaction (`league.models.league_table_changed`: a result confirmed or corrected, a team founded, a house
-rule set); the reader takes it from the league row its request already loaded. So a reader never sees a table
-older than the league row it holds, in any process, and a cache that is down (league.cache fails open) only
-means the table is computed again.
+rule set); the reader takes it from the league row its request already loaded (the standings API reads only
+that: `current_tag`). So a reader never sees a table older than the league row it holds, in any process, and a
+cache that is down (league.cache fails open) only means the table is computed again.
 
 The key also carries the tie-breakers in force, so a change to them (a house rule, or a ruleset's default in a
 new release) never meets a table ordered by the old ones, and `KEY_FORMAT`, to be raised when a row's shape
