@@ -4,9 +4,9 @@ Computing a table reads every final side of the league (20,000 rows at 10,000 ma
 per *table version* and kept in Django's cache (Redis when REDIS_URL is set, local memory otherwise). The version
 is a column of the league row (`League.table_version`) that every write able to change the table replaces in its
 own transaction (`league.models.league_table_changed`: a result confirmed or corrected, a team founded, a house
-rule set); the reader takes it from the league row its request already loaded. So a reader never sees a table
-older than the league row it holds, in any process, and a cache that is down (league.cache fails open) only
-means the table is computed again.
+rule set); the reader takes it from the league row its request already loaded (the standings API reads only
+that: `current_tag`). So a reader never sees a table older than the league row it holds, in any process, and a
+cache that is down (league.cache fails open) only means the table is computed again.
 
 The key also carries the tie-breakers in force, so a change to them (a house rule, or a ruleset's default in a
 new release) never meets a table ordered by the old ones, and `KEY_FORMAT`, to be raised when a row's shape
@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from functools import cache as memoise
 
 from django.core.cache import cache
+from django.db import InterfaceError, OperationalError, connection
 
 from campaigns.rulesets import get_ruleset
 from league.models import League
@@ -62,6 +63,53 @@ def table_tag(*, league_id: int, ruleset: str, table_version: int) -> str:
     to the league's own tie-breakers is a house-rule change, which gives the table a new version; a change to
     the ruleset's defaults (a release) changes the digest. Used as the API's ETag and as the rendered body's key."""
     return f"{KEY_FORMAT}-{league_id}-{table_version}-{_default_breakers(ruleset)}"
+
+
+@memoise
+def _tag_statement(vendor: str) -> str:
+    """The ORM's own SQL for the league row's (ruleset, table_version) by id, compiled once per database vendor: a
+    request then runs it with its id and builds no query (the ORM's filter, values and compile steps cost more
+    CPU than the round trip itself)."""
+    query = League.objects.filter(pk=0).values_list("ruleset", "table_version").query
+    sql, params = query.sql_with_params()
+    if params != (0,):  # the id must be the statement's only parameter
+        raise RuntimeError(f"unexpected parameters {params!r} in {sql}")
+    return sql
+
+
+def current_tag(league_id: int) -> str | None:
+    """The `table_tag` of the league's table as the database has it now (one read of the league row, never a cached
+    value: a result confirmed in another process shows at once), or None when there is no such league.
+
+    The read is also the request's health check of a kept connection (CONN_HEALTH_CHECKS): rather than Django's
+    `SELECT 1` round trip before it, a read that finds the connection broken (the server closed it) is run once
+    more on a new connection, as the health check would have replaced it. Outside a transaction only, where a
+    new connection loses nothing."""
+    replaceable = (
+        connection.health_check_enabled
+        and not connection.health_check_done
+        and connection.connection is not None
+        and not connection.in_atomic_block
+    )
+    if replaceable:
+        connection.health_check_done = True
+    try:
+        row = _tag_row(league_id)
+    except (OperationalError, InterfaceError):
+        if not replaceable:
+            raise
+        connection.close()
+        row = _tag_row(league_id)
+    if row is None:
+        return None
+    ruleset, table_version = row
+    return table_tag(league_id=league_id, ruleset=ruleset, table_version=table_version)
+
+
+def _tag_row(league_id: int) -> tuple[str, int] | None:
+    with connection.cursor() as cursor:
+        cursor.execute(_tag_statement(connection.vendor), (league_id,))
+        return cursor.fetchone()
 
 
 #: Bytes of rendered tables each process keeps in its own memory, in front of the shared cache.

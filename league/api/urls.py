@@ -25,7 +25,15 @@ router.register("transfers", TransferViewSet, basename="transfer")
 router.register("matches", MatchViewSet, basename="match")
 router.register("invitations", views.InvitationViewSet, basename="invitation")
 
+#: The busiest read, the public standings (a benchmark target), is tried first: reached through the router's
+#: patterns, it was matched after 19 others, 13 % of its CPU. It is the router's own pattern (not a copy), so
+#: `reverse`, the OpenAPI schema (which keeps the first of a path) and the suffixed `standings.json` stay as they were.
+STANDINGS = next(
+    url for url in router.urls if url.name == "league-standings" and "format" not in url.pattern.regex.groupindex
+)
+
 urlpatterns = [
+    STANDINGS,
     path("auth/register/", auth.RegisterView.as_view(), name="api-register"),
     path("auth/token/", auth.TokenView.as_view(), name="api-token"),
     path("auth/logout/", auth.LogoutView.as_view(), name="api-logout"),
