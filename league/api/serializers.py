@@ -150,3 +150,9 @@ class ChallengeIn(serializers.Serializer):
         help_text="Dice rolled at the table (the first `dice`, then one more for each 6), to be scored.",
     )
     match = serializers.IntegerField(required=False, help_text="Log the Challenge with this match.")
+
+
+class SeasonQuery(serializers.Serializer):
+    season = serializers.IntegerField(
+        required=False, min_value=1, max_value=32767, help_text="A season's number (default: the open season)."
+    )

@@ -19,7 +19,7 @@ from campaigns.errors import NotPermitted
 from campaigns.rulesets import REGISTRY
 from league import services
 from league.export import league_export_stream
-from league.models import Invitation, League
+from league.models import Invitation, League, Season
 from league.policy import may_run_league
 from league.reports import report_queue_now, report_url
 from league.selectors import invitations_pending, league_queryset, report_list
@@ -42,6 +42,7 @@ from .serializers import (
     ReportOut,
     RosterOut,
     RulesetOut,
+    SeasonQuery,
     StadiumSerializer,
 )
 
@@ -146,13 +147,22 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                 return response
         return super().dispatch(request, *args, **kwargs)
 
-    @extend_schema(responses={200: OpenApiResponse(description="{league, rows: [...]} in standings order")})
+    @extend_schema(
+        parameters=[SeasonQuery],
+        responses={
+            200: OpenApiResponse(description="{league, rows: [...]} in standings order (a past season: also `season`)")
+        },
+    )
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None, **suffix):
         """The table as cached JSON bytes per table version (matches/standings.py), with that version as its
         ETag: a client that holds it gets 304, and any other request reads one league row and one cache key."""
         # `suffix`: the router's `standings.json` form passes `format` (without it that form was a 500).
-        response = standings_answer(request, path_id(pk))
+        league_id = path_id(pk)
+        if "season" in request.query_params:
+            response = season_standings_answer(request, league_id, validated(SeasonQuery, request.query_params))
+        else:
+            response = standings_answer(request, league_id)
         if response is None:
             raise Http404("No League matches the given query.")
         return response
@@ -253,6 +263,29 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return Response({"status": "queued", "week": week}, status=status.HTTP_202_ACCEPTED)
 
 
+def season_standings_answer(request, league_id: int, query: dict) -> HttpResponse | None:
+    """`?season=N` (issue 13): the open season's table as `standings_answer` gives it, or a closed season's final
+    table as it was frozen (its ETag names the season: a closed season's table never changes). None when there
+    is no such league or season."""
+    league = League.objects.filter(pk=league_id).only("pk", "season").first()
+    if league is None:
+        return None
+    number = query.get("season", league.season)
+    if number == league.season:
+        return standings_answer(request, league_id)
+    season = Season.objects.filter(league=league, number=number, status=Season.Status.CLOSED).first()
+    if season is None:
+        return None
+    etag = f'"season-{league.pk}-{season.number}-{season.closed_at.timestamp():.6f}"'
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        body = {"league": league.pk, "season": season.number, "rows": season.final_table}
+        response = HttpResponse(JSONRenderer().render(body), content_type="application/json")
+    response["ETag"] = etag
+    patch_cache_control(response, public=True, no_cache=True)
+    return response
+
+
 def standings_answer(request, league_id: int) -> HttpResponse | None:
     """The standings of a league as the database has them now (one read of its row for the table's tag), with
     the tag as ETag: 304 to a client holding it, else the cached document. None when there is no such league."""
@@ -311,8 +344,8 @@ def _standings_shortcut(view, request, kwargs) -> HttpResponse | None:
         negotiable = _negotiable(tuple(view.renderer_classes))
         if not any(part.split(";", 1)[0].strip() in negotiable for part in accept.split(",")):
             return None
-    if meta.get("QUERY_STRING") and "format" in request.GET:
-        return None
+    if meta.get("QUERY_STRING") and ("format" in request.GET or "season" in request.GET):
+        return None  # (a season's table is asked through DRF: its number is validated there)
     try:
         league_id = path_id(kwargs.get("pk"))
     except Http404:

@@ -208,3 +208,28 @@ def test_next_season_rules_are_validated_and_the_commissioners(api_as, league, c
     )
     assert_refused(api_as(commissioner).put(url, {"house_rules": []}, format="json"), 400, "house_rules")
     assert League.objects.get(pk=league.pk).house_rules_next_season == {}
+
+
+def test_the_standings_of_a_past_season_are_its_frozen_table_and_the_default_is_the_open_one(
+    api_as, league, home, away, coach, other_coach, commissioner
+):
+    """api-v1: `GET /leagues/{id}/standings/?season=N` — the standings of season N (default: the open season)."""
+    match_id = _play(api_as, league, home, away, coach, other_coach)
+    _finish_sequences(match_id, home, away)
+    assert api_as(commissioner).post(seasons_url(league), {}, format="json").status_code == 201
+    url = f"/api/v1/leagues/{league.pk}/standings/"
+
+    past = api_as(None).get(url, {"season": 1})
+    current = api_as(None).get(url)
+    named = api_as(None).get(url, {"season": 2})
+
+    assert past.status_code == 200
+    assert past.json()["season"] == 1
+    assert [(r["team"], r["won"]) for r in past.json()["rows"]][:1] == [(home.pk, 1)]
+    assert all(row["played"] == 0 for row in current.json()["rows"])
+    assert named.json() == current.json()
+    again = api_as(None).get(url, {"season": 1}, HTTP_IF_NONE_MATCH=past["ETag"])
+    assert again.status_code == 304
+    assert api_as(None).get(url, {"season": 3}).status_code == 404
+    assert_refused(api_as(None).get(url, {"season": "first"}), 400, "season")
+    assert_refused(api_as(None).get(url, {"season": 0}), 400, "season")
