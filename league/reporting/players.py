@@ -8,10 +8,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from teams.models import Player
-
 from .common import TOP, match_url, title
-from .week import IN_WEEK, LATER, Week
+from .week import IN_WEEK, LATER, PlayerRow, Week
 
 
 def _leaders(totals: Mapping[int, int], ref, limit: int = TOP) -> list[dict]:
@@ -82,7 +80,7 @@ def _player_timeline(w: Week) -> dict[int, list[tuple[int, str, dict]]]:
     return timeline
 
 
-def _after(timeline: list[tuple[int, str, dict]], index: int, field: str, player: Player) -> Any:
+def _after(timeline: list[tuple[int, str, dict]], index: int, field: str, player: PlayerRow) -> Any:
     for _, _, state in timeline[index + 1 :]:
         if field in state:
             return state[field]

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any, NamedTuple
 
 from django.db.models import Case, CharField, Count, DateTimeField, F, IntegerField, Prefetch, Q, Sum, Value, When
 from django.db.models.fields.json import KeyTransform
@@ -24,6 +25,37 @@ from teams.selectors import team_queryset, team_state
 BEFORE, IN_WEEK, LATER = 0, 1, 2
 
 
+#: The player columns the report reads (`PlayerRow`'s fields, in the query's order).
+PLAYER_COLUMNS = (
+    "id",
+    "team_id",
+    "position_id",
+    "name",
+    "number",
+    "role",
+    "status",
+    "value",
+    "spp",
+    "goal_points",
+    "matches_survived",
+    "elite",
+    "attributes",
+    "skills",
+    "abilities",
+)
+
+
+class PlayerRow(NamedTuple("PlayerColumns", [(name, Any) for name in (*PLAYER_COLUMNS, "position")])):
+    """A player as the report reads him: `PLAYER_COLUMNS` and his position (a shared `Position`) — what
+    `team_state` and the sections read of a `Player`, without a model instance and its other JSON fields."""
+
+    __slots__ = ()
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+
 class Week:
     """Everything the report reads, loaded once."""
 
@@ -34,35 +66,34 @@ class Week:
         self.gil = self.rules.economy == "gil"
         final = {"match__league": league, "match__status": Match.Status.FINAL}
 
-        # Teams with their players (dead and departed included), treasuries and sponsorships.
-        # The team sheet's queryset without its prefetch of every player's injury rows (the report reads the
-        # week's rows instead), and each position built once, not once per player: a 400-team league's report
-        # spent most of its time building those.
-        # Each roster is one row shared by its teams (prefetched by key, not joined to every team) and its
-        # positions are read once per roster; the players and sponsorships are plain lists (`to_attr`): a managed
-        # prefetch builds a queryset per team and relation, which at 400 teams was a third of the report's time.
+        # Teams with their rosters, treasuries and sponsorships (plain lists, `to_attr`: a managed prefetch
+        # builds a queryset per team and relation); each roster is one row shared by its teams, its positions
+        # read once. The players (dead and departed included) are read as rows, not models (`PlayerRow`): at 400
+        # teams their 5,000 model instances, each decoding seven JSON fields, were a third of the report's time.
         self.teams = list(
             team_queryset()
             .filter(league=league)
             .order_by("name", "pk")
             .select_related(None)
-            .select_related("league", "coach", "home_stadium")
             .prefetch_related(None)
             .prefetch_related(
                 "roster",
                 Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
-                Prefetch("players", queryset=Player.objects.order_by("number", "id"), to_attr="player_list"),
-                "player_list__position",
                 Prefetch(
                     "sponsorships", queryset=Sponsorship.objects.order_by("gained_at"), to_attr="sponsorship_list"
                 ),
             )
         )
         self.team_by_id = {t.pk: t for t in self.teams}
-        self.players: dict[int, Player] = {p.pk: p for t in self.teams for p in t.player_list}
+        rows = list(Player.objects.filter(team__league=league).order_by("number", "id").values_list(*PLAYER_COLUMNS))
+        positions = Position.objects.in_bulk({row[2] for row in rows})
+        by_team: dict[int, list[PlayerRow]] = {t.pk: [] for t in self.teams}
+        for row in rows:
+            by_team[row[1]].append(PlayerRow(*row, positions[row[2]]))
+        self.players: dict[int, PlayerRow] = {p.pk: p for t in self.teams for p in by_team[t.pk]}
         specs = {t.roster_id: t.roster.spec() for t in self.teams}
         self.value_now = {
-            t.pk: self.rules.team_value(team_state(team=t, players=t.player_list, roster=specs[t.roster_id]), self.hr)
+            t.pk: self.rules.team_value(team_state(team=t, players=by_team[t.pk], roster=specs[t.roster_id]), self.hr)
             for t in self.teams
         }
         self.has_value = any(v is not None for v in self.value_now.values())
