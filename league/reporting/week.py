@@ -14,15 +14,20 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.db.models import Case, CharField, Count, DateTimeField, F, IntegerField, Prefetch, Q, Sum, Value, When
+from django.db import connection
+from django.db.models import Count, F, IntegerField, Prefetch, Q, Sum
 from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import Coalesce
 
 from matches.models import Aftermath, Match, MatchTeam, PlayerMatch
 from teams.models import LedgerEntry, Player, Position, Sponsorship
 from teams.selectors import team_queryset, team_state
 
-#: A side's `period`: confirmed before the week (or with no moment), in it, or after it.
-BEFORE, IN_WEEK, LATER = 0, 1, 2
+#: The side columns a table counts (`matches.selectors.standings_from`).
+STANDING_COLUMNS = ("match_id", "team_id", "score", "casualties_inflicted", "outcome", "league_points")
+
+#: The season's periods the report sums: confirmed before the week (or with no moment), or by its end.
+BEFORE, END = 0, 1
 
 
 #: The player columns the report reads (`PlayerRow`'s fields, in the query's order).
@@ -98,18 +103,11 @@ class Week:
         }
         self.has_value = any(v is not None for v in self.value_now.values())
 
-        # Every final side of the season, in the order the matches became final, with its `period`: BEFORE the
-        # week (or never confirmed), IN_WEEK, or LATER. Only the week's sides carry their moment and match details
-        # (the results read them): decoding 20,000 dates and joining the stadium of every match the season played
-        # cost a 400-team league's report a quarter of its time.
-        confirmed = F("match__confirmed_at")
-        in_week_q = Q(match__confirmed_at__gte=start, match__confirmed_at__lt=end)
-
-        def week_only(expression, output_field):
-            return Case(When(in_week_q, then=expression), default=Value(None), output_field=output_field)
-
-        self.sides = list(
-            MatchTeam.objects.filter(**final)
+        # The week's final sides, in the order the matches became final (the results, the headline, the movers;
+        # the table a week ago is the table now without them). The season's other sides are not read: at 400
+        # teams they were 20,000 rows decoded to count the table a week ago.
+        self.week_sides = list(
+            MatchTeam.objects.filter(**final, match__confirmed_at__gte=start, match__confirmed_at__lt=end)
             .order_by("match__confirmed_at", "match_id", "order")
             .values(
                 "match_id",
@@ -123,22 +121,17 @@ class Week:
                 "eliminations",
                 "conceded",
                 "conceded_early",
-                period=Case(
-                    When(match__confirmed_at__gte=end, then=Value(LATER)),
-                    When(in_week_q, then=Value(IN_WEEK)),
-                    default=Value(BEFORE),
-                    output_field=IntegerField(),
-                ),
-                confirmed_at=week_only(confirmed, DateTimeField()),
+                confirmed_at=F("match__confirmed_at"),
                 kind=F("match__kind"),
                 event=F("match__event"),
-                stadium=week_only(F("match__stadium__name"), CharField()),
+                stadium=F("match__stadium__name"),
                 team_value=KeyTransform("team_value", "snapshot"),
             )
         )
-        self.week_sides = [s for s in self.sides if s["period"] == IN_WEEK]
         self.week_match_ids = list(dict.fromkeys(s["match_id"] for s in self.week_sides))
-        self.later_matches = any(s["period"] == LATER for s in self.sides)
+        # The sides of matches confirmed after the week, read only when there are any (a week's report
+        # regenerated later): the table at the week's end is the table now without them.
+        self.later_sides: list[dict] = []
 
         # The week's player rows.
         self.rows = list(
@@ -178,6 +171,11 @@ class Week:
             .order_by("confirmed_at", "id")
             .values("id", "journal", "confirmed_at")
         )
+        self.later_matches = any(m["confirmed_at"] >= end for m in self.journal_matches)
+        if self.later_matches:
+            self.later_sides = list(
+                MatchTeam.objects.filter(**final, match__confirmed_at__gte=end).values(*STANDING_COLUMNS)
+            )
         self.aftermaths = list(
             Aftermath.objects.filter(**final, match__confirmed_at__gte=start)
             .order_by("match_id", "team_id")
@@ -206,6 +204,63 @@ class Week:
                 created_at=F("match__created_at"),
             )
         )
+
+    # --- the season's history, read only as far as asked ----------------------------------------------------
+    def _final_sides(self, period: int):
+        """The league's final sides of `period`: BEFORE the week (or never confirmed), or to its END (not later)."""
+        moment = self.start if period == BEFORE else self.end
+        return MatchTeam.objects.filter(
+            Q(match__confirmed_at__lt=moment) | Q(match__confirmed_at__isnull=True),
+            match__league=self.league,
+            match__status=Match.Status.FINAL,
+        )
+
+    def team_sums(self, field: str) -> dict[int, int]:
+        """Each team's sum of a side field over the final sides to the week's end (one query, a row a team)."""
+        sums = (
+            self._final_sides(END)
+            .order_by()
+            .values("team_id")
+            .annotate(total=Sum(Coalesce(field, 0, output_field=IntegerField())))
+        )
+        return {row["team_id"]: row["total"] for row in sums}
+
+    def head_to_head(self, period: int, teams: set[int]) -> dict[tuple[int, int], int]:
+        """The league points each of `teams` took off each other in `period`'s final sides (one query)."""
+        pairs = (
+            self._final_sides(period)
+            .filter(team_id__in=teams, match__sides__team_id__in=teams)
+            .order_by()
+            .values("team_id", other=F("match__sides__team_id"))
+            .annotate(points=Sum("league_points"))
+        )
+        return {(p["team_id"], p["other"]): p["points"] for p in pairs if p["team_id"] != p["other"]}
+
+    def value_sides(self, teams: set[int]) -> list[dict]:
+        """The final sides of `teams` with the team value each kept before its match, in the order the matches
+        became final (the chart's lines). Two queries, the teams' sides then their matches by key: joined in one,
+        a planner without statistics (the benchmark's database is never analysed) hashed every final match of
+        every league to find these few hundred (docs/decisions.md)."""
+        sides = list(
+            MatchTeam.objects.filter(team_id__in=teams).values(
+                "match_id", "team_id", "order", team_value=KeyTransform("team_value", "snapshot")
+            )
+        )
+        confirmed = dict(
+            Match.objects.filter(pk__in={s["match_id"] for s in sides}, status=Match.Status.FINAL).values_list(
+                "pk", "confirmed_at"
+            )
+        )
+        # The order the database gives `ORDER BY confirmed_at`: a match never confirmed sorts where its NULL does.
+        unconfirmed = (1,) if connection.features.nulls_order_largest else (-1,)
+        sides = [s for s in sides if s["match_id"] in confirmed]
+        sides.sort(
+            key=lambda s: (
+                ((0, confirmed[s["match_id"]]) if confirmed[s["match_id"]] else unconfirmed)
+                + (s["match_id"], s["order"])
+            )
+        )
+        return sides
 
     # --- lookups ------------------------------------------------------------------------------------------------
     def team_name(self, team_id: int) -> str:
