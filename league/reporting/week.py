@@ -91,7 +91,11 @@ class Week:
         )
         self.team_by_id = {t.pk: t for t in self.teams}
         rows = list(Player.objects.filter(team__league=league).order_by("number", "id").values_list(*PLAYER_COLUMNS))
-        positions = Position.objects.in_bulk({row[2] for row in rows})
+        # The players' positions are their rosters' (prefetched), but for a player of another race's position
+        # (a Halfling team's Elite Elf): those are read, only when there are any.
+        positions = {p.pk: p for t in self.teams for p in t.roster.positions.all()}
+        if missing := {row[2] for row in rows} - positions.keys():
+            positions |= Position.objects.in_bulk(missing)
         by_team: dict[int, list[PlayerRow]] = {t.pk: [] for t in self.teams}
         for row in rows:
             by_team[row[1]].append(PlayerRow(*row, positions[row[2]]))
