@@ -1,9 +1,13 @@
 """Everything the weekly report reads, loaded once, in a fixed number of queries whatever the league size
-(nothing is queried in a loop):
+(nothing is queried in a loop), and read by the week's activity and the league's size, not the season's length:
 
-- results, the table, team scorers, team values: the sides (`MatchTeam`) of final matches, whose `snapshot`
-  keeps each team's value before the match;
-- player scorers, MVPs, deaths, injuries, wounds: the per-player match rows (`PlayerMatch`);
+- the teams and their players (rows: `PlayerRow`), for names, the memorial and the team values now;
+- results, the headline, team-value movers: the week's final sides (`MatchTeam`); the table at the week's end
+  and a week ago are the league's cached table now without the week's sides (and any later ones), with
+  head-to-head read only for the teams level before it (`head_to_head`); the chart reads its ten teams' sides
+  (`value_sides`), a team leaderboard its teams' sums (`team_sums`);
+- player scorers, MVPs, deaths, injuries, wounds: the week's per-player match rows (`PlayerMatch`), and each
+  player's season sums (summed by the database: the one read whose work grows with the season);
 - improvements: each post-match sequence's journal (`Aftermath.journal`) and the matches' own journals;
 - gil (a game whose economy is gil): the ledger entries made in the week and the league's stadiums;
 - fixtures: the sides of scheduled matches.
@@ -11,13 +15,14 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import Count, F, IntegerField, Prefetch, Q, Sum
+from django.db.models import Count, F, IntegerField, Prefetch, Q, Sum, TextField
 from django.db.models.fields.json import KeyTransform
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Cast, Coalesce
 
 from matches.models import Aftermath, Match, MatchTeam, PlayerMatch
 from teams.models import LedgerEntry, Player, Position, Sponsorship
@@ -44,17 +49,30 @@ PLAYER_COLUMNS = (
     "goal_points",
     "matches_survived",
     "elite",
-    "attributes",
-    "skills",
     "abilities",
 )
+#: Read as their JSON text and decoded when read (`PlayerRow.attributes`, `.skills`): only an improvement
+#: compares them, for the few players a week improves.
+PLAYER_TEXT_COLUMNS = ("attributes", "skills")
 
 
-class PlayerRow(NamedTuple("PlayerColumns", [(name, Any) for name in (*PLAYER_COLUMNS, "position")])):
-    """A player as the report reads him: `PLAYER_COLUMNS` and his position (a shared `Position`) — what
-    `team_state` and the sections read of a `Player`, without a model instance and its other JSON fields."""
+_PLAYER_FIELDS = (*PLAYER_COLUMNS, *(f"{name}_text" for name in PLAYER_TEXT_COLUMNS), "position")
+
+
+class PlayerRow(NamedTuple("PlayerColumns", [(name, Any) for name in _PLAYER_FIELDS])):
+    """A player as the report reads him: `PLAYER_COLUMNS`, `PLAYER_TEXT_COLUMNS` and his position (a shared
+    `Position`) — what `team_state` and the sections read of a `Player`, without a model instance and its other
+    JSON fields."""
 
     __slots__ = ()
+
+    @property
+    def attributes(self) -> dict:
+        return json.loads(self.attributes_text)
+
+    @property
+    def skills(self) -> list:
+        return json.loads(self.skills_text)
 
     @property
     def pk(self) -> int:
@@ -90,7 +108,11 @@ class Week:
             )
         )
         self.team_by_id = {t.pk: t for t in self.teams}
-        rows = list(Player.objects.filter(team__league=league).order_by("number", "id").values_list(*PLAYER_COLUMNS))
+        rows = list(
+            Player.objects.filter(team__league=league)
+            .order_by("number", "id")
+            .values_list(*PLAYER_COLUMNS, *(Cast(name, TextField()) for name in PLAYER_TEXT_COLUMNS))
+        )
         # The players' positions are their rosters' (prefetched), but for a player of another race's position
         # (a Halfling team's Elite Elf): those are read, only when there are any.
         positions = {p.pk: p for t in self.teams for p in t.roster.positions.all()}
@@ -192,7 +214,7 @@ class Week:
             self.ledger = list(
                 LedgerEntry.objects.filter(team__league=league, created_at__gte=start, created_at__lt=end)
                 .order_by("created_at", "team_id", "account", "sequence")
-                .values("team_id", "account", "amount", "kind", "reason", "match_id", "created_at")
+                .values("team_id", "account", "amount", "kind", "reason", "match_id")
             )
             self.stadiums = dict(league.stadiums.values_list("pk", "name"))
         # The fixtures: every side of a scheduled match.
