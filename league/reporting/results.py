@@ -179,7 +179,7 @@ def _ranked(w: Week, period: int, counts: dict[int, dict], breakers: list[str]) 
     asked = _Asked()
     ordered = rank_standings(rows, breakers, asked)
     if asked.teams:
-        ordered = rank_standings(rows, breakers, defaultdict(int, w.head_to_head(period, asked.teams)))
+        ordered = rank_standings(rows, breakers, w.head_to_head(period, asked.teams))
     for position, row in enumerate(ordered, start=1):
         row["position"] = position
     return ordered

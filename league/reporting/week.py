@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -251,40 +252,42 @@ class Week:
         )
         return {row["team_id"]: row["total"] for row in sums}
 
-    def head_to_head(self, period: int, teams: set[int]) -> dict[tuple[int, int], int]:
-        """The league points each of `teams` took off each other in `period`'s final sides (one query)."""
-        pairs = (
-            self._final_sides(period)
-            .filter(team_id__in=teams, match__sides__team_id__in=teams)
-            .order_by()
-            .values("team_id", other=F("match__sides__team_id"))
-            .annotate(points=Sum("league_points"))
+    def _team_sides(self, teams: set[int], *fields: str, **expressions) -> list[dict]:
+        """The final sides of `teams` (with `fields`, `expressions` and their match's `confirmed_at`), unordered.
+        Two queries, the teams' sides by the team index and then their matches by key: a join (or the sides'
+        default ordering, which joins the match) let a planner without statistics (the benchmark's database is
+        never analysed) loop over every final match of the league, or hash every league's (docs/decisions.md)."""
+        sides = list(
+            MatchTeam.objects.filter(team_id__in=teams).order_by().values("match_id", "team_id", *fields, **expressions)
         )
-        return {(p["team_id"], p["other"]): p["points"] for p in pairs if p["team_id"] != p["other"]}
+        matches = Match.objects.filter(pk__in={s["match_id"] for s in sides}, status=Match.Status.FINAL)
+        confirmed = dict(matches.order_by().values_list("pk", "confirmed_at"))
+        return [{**s, "confirmed_at": confirmed[s["match_id"]]} for s in sides if s["match_id"] in confirmed]
+
+    def head_to_head(self, period: int, teams: set[int]) -> dict[tuple[int, int], int]:
+        """The league points each of `teams` took off each other in `period`'s final sides, as `standings_from`
+        counts them (two queries, the sides of these teams only)."""
+        until = self.start if period == BEFORE else self.end
+        by_match: dict[int, list[dict]] = defaultdict(list)
+        for side in self._team_sides(teams, "league_points"):
+            if side["confirmed_at"] is None or side["confirmed_at"] < until:
+                by_match[side["match_id"]].append(side)
+        pairs: dict[tuple[int, int], int] = defaultdict(int)
+        for sides in by_match.values():
+            for side in sides:
+                for other in sides:
+                    if other is not side:
+                        pairs[(side["team_id"], other["team_id"])] += side["league_points"]
+        return pairs
 
     def value_sides(self, teams: set[int]) -> list[dict]:
         """The final sides of `teams` with the team value each kept before its match, in the order the matches
-        became final (the chart's lines). Two queries, the teams' sides then their matches by key: joined in one,
-        a planner without statistics (the benchmark's database is never analysed) hashed every final match of
-        every league to find these few hundred (docs/decisions.md)."""
-        sides = list(
-            MatchTeam.objects.filter(team_id__in=teams).values(
-                "match_id", "team_id", "order", team_value=KeyTransform("team_value", "snapshot")
-            )
-        )
-        confirmed = dict(
-            Match.objects.filter(pk__in={s["match_id"] for s in sides}, status=Match.Status.FINAL).values_list(
-                "pk", "confirmed_at"
-            )
-        )
+        became final (the chart's lines)."""
+        sides = self._team_sides(teams, "order", team_value=KeyTransform("team_value", "snapshot"))
         # The order the database gives `ORDER BY confirmed_at`: a match never confirmed sorts where its NULL does.
         unconfirmed = (1,) if connection.features.nulls_order_largest else (-1,)
-        sides = [s for s in sides if s["match_id"] in confirmed]
         sides.sort(
-            key=lambda s: (
-                ((0, confirmed[s["match_id"]]) if confirmed[s["match_id"]] else unconfirmed)
-                + (s["match_id"], s["order"])
-            )
+            key=lambda s: ((0, s["confirmed_at"]) if s["confirmed_at"] else unconfirmed) + (s["match_id"], s["order"])
         )
         return sides
 
