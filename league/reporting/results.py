@@ -11,8 +11,7 @@ from collections import defaultdict
 
 from campaigns.rulesets.words import plural
 from matches.models import Match
-from matches.selectors import _rank as rank_standings
-from matches.selectors import league_standings, standings_from
+from matches.selectors import league_standings, rank_standings, standings_from
 
 from .common import iso, label, match_url, ordinal
 from .week import BEFORE, END, Week
