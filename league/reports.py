@@ -116,8 +116,13 @@ def report_generate(*, league_id: int, moment: datetime | None = None, regenerat
 def _outbox_fill(*, league: League, week: str) -> None:
     """One pending delivery per member with an address (in the report's transaction); a member's existing row
     for the week keeps its state, so a regenerated report is not mailed again."""
+    # Without the memberships' default ordering, which joined the league and made DISTINCT keep a row per role.
     user_ids = (
-        Membership.objects.filter(league=league).exclude(user__email="").values_list("user_id", flat=True).distinct()
+        Membership.objects.filter(league=league)
+        .exclude(user__email="")
+        .order_by()
+        .values_list("user_id", flat=True)
+        .distinct()
     )
     ReportDelivery.objects.bulk_create(
         [ReportDelivery(league=league, week=week, user_id=user_id) for user_id in sorted(set(user_ids))],

@@ -92,7 +92,7 @@ def league_panels(*, league: League, fixtures: int = 10, results: int = 10) -> t
     return upcoming, played
 
 
-def _rank(group: list[dict], breakers: list[str], head_to_head: dict[tuple[int, int], int]) -> list[dict]:
+def rank_standings(group: list[dict], breakers: list[str], head_to_head: dict[tuple[int, int], int]) -> list[dict]:
     """Order teams by the first breaker, then each group still level by the next ones (recursively).
 
     Head-to-head is a mini-table of the league points the level teams took off each other, so it stays
@@ -112,7 +112,7 @@ def _rank(group: list[dict], breakers: list[str], head_to_head: dict[tuple[int, 
         key = {row["team"]: row.get(breaker, 0) for row in group}
     ranked: list[dict] = []
     for value in sorted({key[row["team"]] for row in group}, reverse=True):
-        ranked += _rank([row for row in group if key[row["team"]] == value], rest, head_to_head)
+        ranked += rank_standings([row for row in group if key[row["team"]] == value], rest, head_to_head)
     return ranked
 
 
@@ -179,7 +179,7 @@ def standings_from(
     *, teams: Iterable[tuple[int, str]], sides: Iterable[Mapping], tie_breakers: list[str]
 ) -> list[dict]:
     """The league table from final sides (the rows `league_standings` reads), ordered by the league's
-    tie-breakers with `_rank` (also the weekly report's table as of a past moment)."""
+    tie-breakers with `rank_standings` (also the weekly report's table as of a past moment)."""
     rows = {
         pk: {
             "team": pk,
@@ -215,7 +215,7 @@ def standings_from(
                 head_to_head[(side["team_id"], other["team_id"])] += side["league_points"]
     for row in rows.values():
         row["difference"] = row["scored"] - row["conceded"]
-    ordered = _rank(list(rows.values()), list(tie_breakers), head_to_head)
+    ordered = rank_standings(list(rows.values()), list(tie_breakers), head_to_head)
     for position, row in enumerate(ordered, start=1):
         row["position"] = position
     return ordered

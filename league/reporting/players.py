@@ -8,10 +8,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from teams.models import Player
-
 from .common import TOP, match_url, title
-from .week import IN_WEEK, LATER, Week
+from .week import PlayerRow, Week
 
 
 def _leaders(totals: Mapping[int, int], ref, limit: int = TOP) -> list[dict]:
@@ -34,14 +32,9 @@ def board(w: Week, spec: tuple[str, str, str]) -> dict:
 
     else:
         week = defaultdict(int)
-        season = defaultdict(int)
-        for side in w.sides:
-            if side["period"] == LATER:
-                continue
-            value = side[field] or 0
-            season[side["team_id"]] += value
-            if side["period"] == IN_WEEK:
-                week[side["team_id"]] += value
+        for side in w.week_sides:
+            week[side["team_id"]] += side[field] or 0
+        season = w.team_sums(field)
 
         def ref(team_id: int) -> dict:
             name = w.team_name(team_id)
@@ -82,7 +75,7 @@ def _player_timeline(w: Week) -> dict[int, list[tuple[int, str, dict]]]:
     return timeline
 
 
-def _after(timeline: list[tuple[int, str, dict]], index: int, field: str, player: Player) -> Any:
+def _after(timeline: list[tuple[int, str, dict]], index: int, field: str, player: PlayerRow) -> Any:
     for _, _, state in timeline[index + 1 :]:
         if field in state:
             return state[field]

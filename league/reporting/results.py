@@ -11,10 +11,10 @@ from collections import defaultdict
 
 from campaigns.rulesets.words import plural
 from matches.models import Match
-from matches.selectors import league_standings, standings_from
+from matches.selectors import league_standings, rank_standings, standings_from
 
 from .common import iso, label, match_url, ordinal
-from .week import BEFORE, LATER, Week
+from .week import BEFORE, END, Week
 
 OUTCOME_WORDS = {"win": "Won", "draw": "Drawn", "loss": "Lost", "": "—"}
 
@@ -100,21 +100,17 @@ def _result_words(teams: list[dict], event: str) -> str:
 
 
 def table(w: Week) -> list[dict]:
+    """The table at the week's end, each team's move since the table a week ago. Both are the league's table now
+    (cached per table version: `league_standings`) without the sides confirmed since: the week's, and any
+    later ones (a report regenerated after later results shows the table as it stood at the week's end)."""
     breakers = _tie_breakers(w.league)
+    now = league_standings(league=w.league)
     if w.later_matches:
-        # The report is written after later results: the table as it stood at the end of the week.
-        now = standings_from(
-            teams=[(t.pk, t.name) for t in w.teams if t.created_at < w.end],
-            sides=[s for s in w.sides if s["period"] != LATER],
-            tie_breakers=breakers,
-        )
+        counts = _without(now, w.later_sides)
+        now = _ranked(w, END, counts, breakers)
     else:
-        now = league_standings(league=w.league)
-    before = standings_from(
-        teams=[(t.pk, t.name) for t in w.teams if t.created_at < w.start],
-        sides=[s for s in w.sides if s["period"] == BEFORE],
-        tie_breakers=breakers,
-    )
+        counts = {row["team"]: row for row in now}
+    before = _ranked(w, BEFORE, _without_counts(counts, now, w.week_sides), breakers)
     previous = {row["team"]: row["position"] for row in before}
     out = []
     for row in now:
@@ -133,6 +129,59 @@ def table(w: Week) -> list[dict]:
             }
         )
     return out
+
+
+class _Asked(dict):
+    """A head-to-head mapping that answers 0 and notes each team of each pair asked."""
+
+    def __init__(self):
+        super().__init__()
+        self.teams: set[int] = set()
+
+    def __missing__(self, pair: tuple[int, int]) -> int:
+        self.teams.update(pair)
+        return 0
+
+
+#: A table row's counted columns (`matches.selectors.standings_from`'s).
+_COUNTED = ("played", "won", "drawn", "lost", "points", "scored", "conceded", "casualties_inflicted")
+
+
+def _without(table: list[dict], sides: list[dict]) -> dict[int, dict]:
+    """Each team's counted columns in `table` without what `sides` (whole matches) added to them."""
+    return _without_counts({row["team"]: row for row in table}, table, sides)
+
+
+def _without_counts(counts: dict[int, dict], table: list[dict], sides: list[dict]) -> dict[int, dict]:
+    teams = [(row["team"], row["name"]) for row in table]
+    added = {row["team"]: row for row in standings_from(teams=teams, sides=sides, tie_breakers=[])}
+    zero = dict.fromkeys(_COUNTED, 0)
+    return {
+        team: {k: counts.get(team, zero)[k] - added.get(team, zero)[k] for k in _COUNTED}
+        for team in counts.keys() | added.keys()
+    }
+
+
+def _ranked(w: Week, period: int, counts: dict[int, dict], breakers: list[str]) -> list[dict]:
+    """The table of `period` (BEFORE the week, or at its END) from each team's counted columns, for the teams
+    that existed then, ranked as `standings_from` ranks it. Head-to-head is read only for the teams level on
+    every breaker before it: a first ranking notes the pairs it asks for (which groups it asks about depends
+    only on the breakers before), one query reads those pairs' points, the second ranking uses them."""
+    until = w.start if period == BEFORE else w.end
+    zero = dict.fromkeys(_COUNTED, 0)
+    rows = []
+    for team in w.teams:
+        if team.created_at < until:
+            row = {"team": team.pk, "name": team.name, **{k: counts.get(team.pk, zero)[k] for k in _COUNTED}}
+            row["difference"] = row["scored"] - row["conceded"]
+            rows.append(row)
+    asked = _Asked()
+    ordered = rank_standings(rows, breakers, asked)
+    if asked.teams:
+        ordered = rank_standings(rows, breakers, w.head_to_head(period, asked.teams))
+    for position, row in enumerate(ordered, start=1):
+        row["position"] = position
+    return ordered
 
 
 def fixtures(w: Week) -> list[dict]:

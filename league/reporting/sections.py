@@ -63,7 +63,9 @@ def _chart(p: Parts) -> Any:
         kept = {t.pk for t in ranked[:CHART_TEAMS]}
         teams = [t for t in teams if t.pk in kept]
     series = series_from_sides(
-        w.sides, names={t.pk: t.name for t in teams}, current={t.pk: w.value_now[t.pk] for t in teams}
+        w.value_sides({t.pk for t in teams}),
+        names={t.pk: t.name for t in teams},
+        current={t.pk: w.value_now[t.pk] for t in teams},
     )
     top = f" (the {len(teams)} highest of {len(w.teams)})" if len(teams) < len(w.teams) else ""
     return team_value_chart(

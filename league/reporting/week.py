@@ -1,9 +1,13 @@
 """Everything the weekly report reads, loaded once, in a fixed number of queries whatever the league size
-(nothing is queried in a loop):
+(nothing is queried in a loop), and read by the week's activity and the league's size, not the season's length:
 
-- results, the table, team scorers, team values: the sides (`MatchTeam`) of final matches, whose `snapshot`
-  keeps each team's value before the match;
-- player scorers, MVPs, deaths, injuries, wounds: the per-player match rows (`PlayerMatch`);
+- the teams and their players (rows: `PlayerRow`), for names, the memorial and the team values now;
+- results, the headline, team-value movers: the week's final sides (`MatchTeam`); the table at the week's end
+  and a week ago are the league's cached table now without the week's sides (and any later ones), with
+  head-to-head read only for the teams level before it (`head_to_head`); the chart reads its ten teams' sides
+  (`value_sides`), a team leaderboard its teams' sums (`team_sums`);
+- player scorers, MVPs, deaths, injuries, wounds: the week's per-player match rows (`PlayerMatch`), and each
+  player's season sums (summed by the database: the one read whose work grows with the season);
 - improvements: each post-match sequence's journal (`Aftermath.journal`) and the matches' own journals;
 - gil (a game whose economy is gil): the ledger entries made in the week and the league's stadiums;
 - fixtures: the sides of scheduled matches.
@@ -11,17 +15,69 @@
 
 from __future__ import annotations
 
+import json
+from collections import defaultdict
 from datetime import datetime
+from typing import Any, NamedTuple
 
-from django.db.models import Case, CharField, Count, DateTimeField, F, IntegerField, Prefetch, Q, Sum, Value, When
+from django.db import connection
+from django.db.models import Count, F, IntegerField, Prefetch, Q, Sum, TextField
 from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import Cast, Coalesce
 
 from matches.models import Aftermath, Match, MatchTeam, PlayerMatch
 from teams.models import LedgerEntry, Player, Position, Sponsorship
 from teams.selectors import team_queryset, team_state
 
-#: A side's `period`: confirmed before the week (or with no moment), in it, or after it.
-BEFORE, IN_WEEK, LATER = 0, 1, 2
+#: The side columns a table counts (`matches.selectors.standings_from`).
+STANDING_COLUMNS = ("match_id", "team_id", "score", "casualties_inflicted", "outcome", "league_points")
+
+#: The season's periods the report sums: confirmed before the week (or with no moment), or by its end.
+BEFORE, END = 0, 1
+
+
+#: The player columns the report reads (`PlayerRow`'s fields, in the query's order).
+PLAYER_COLUMNS = (
+    "id",
+    "team_id",
+    "position_id",
+    "name",
+    "number",
+    "role",
+    "status",
+    "value",
+    "spp",
+    "goal_points",
+    "matches_survived",
+    "elite",
+    "abilities",
+)
+#: Read as their JSON text and decoded when read (`PlayerRow.attributes`, `.skills`): only an improvement
+#: compares them, for the few players a week improves.
+PLAYER_TEXT_COLUMNS = ("attributes", "skills")
+
+
+_PLAYER_FIELDS = (*PLAYER_COLUMNS, *(f"{name}_text" for name in PLAYER_TEXT_COLUMNS), "position")
+
+
+class PlayerRow(NamedTuple("PlayerColumns", [(name, Any) for name in _PLAYER_FIELDS])):
+    """A player as the report reads him: `PLAYER_COLUMNS`, `PLAYER_TEXT_COLUMNS` and his position (a shared
+    `Position`) — what `team_state` and the sections read of a `Player`, without a model instance and its other
+    JSON fields."""
+
+    __slots__ = ()
+
+    @property
+    def attributes(self) -> dict:
+        return json.loads(self.attributes_text)
+
+    @property
+    def skills(self) -> list:
+        return json.loads(self.skills_text)
+
+    @property
+    def pk(self) -> int:
+        return self.id
 
 
 class Week:
@@ -34,51 +90,51 @@ class Week:
         self.gil = self.rules.economy == "gil"
         final = {"match__league": league, "match__status": Match.Status.FINAL}
 
-        # Teams with their players (dead and departed included), treasuries and sponsorships.
-        # The team sheet's queryset without its prefetch of every player's injury rows (the report reads the
-        # week's rows instead), and each position built once, not once per player: a 400-team league's report
-        # spent most of its time building those.
-        # Each roster is one row shared by its teams (prefetched by key, not joined to every team) and its
-        # positions are read once per roster; the players and sponsorships are plain lists (`to_attr`): a managed
-        # prefetch builds a queryset per team and relation, which at 400 teams was a third of the report's time.
+        # Teams with their rosters, treasuries and sponsorships (plain lists, `to_attr`: a managed prefetch
+        # builds a queryset per team and relation); each roster is one row shared by its teams, its positions
+        # read once. The players (dead and departed included) are read as rows, not models (`PlayerRow`): at 400
+        # teams their 5,000 model instances, each decoding seven JSON fields, were a third of the report's time.
         self.teams = list(
             team_queryset()
             .filter(league=league)
             .order_by("name", "pk")
             .select_related(None)
-            .select_related("league", "coach", "home_stadium")
             .prefetch_related(None)
             .prefetch_related(
                 "roster",
                 Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
-                Prefetch("players", queryset=Player.objects.order_by("number", "id"), to_attr="player_list"),
-                "player_list__position",
                 Prefetch(
                     "sponsorships", queryset=Sponsorship.objects.order_by("gained_at"), to_attr="sponsorship_list"
                 ),
             )
         )
         self.team_by_id = {t.pk: t for t in self.teams}
-        self.players: dict[int, Player] = {p.pk: p for t in self.teams for p in t.player_list}
+        rows = list(
+            Player.objects.filter(team__league=league)
+            .order_by("number", "id")
+            .values_list(*PLAYER_COLUMNS, *(Cast(name, TextField()) for name in PLAYER_TEXT_COLUMNS))
+        )
+        # The players' positions are their rosters' (prefetched), but for a player of another race's position
+        # (a Halfling team's Elite Elf): those are read, only when there are any.
+        positions = {p.pk: p for t in self.teams for p in t.roster.positions.all()}
+        if missing := {row[2] for row in rows} - positions.keys():
+            positions |= Position.objects.in_bulk(missing)
+        by_team: dict[int, list[PlayerRow]] = {t.pk: [] for t in self.teams}
+        for row in rows:
+            by_team[row[1]].append(PlayerRow(*row, positions[row[2]]))
+        self.players: dict[int, PlayerRow] = {p.pk: p for t in self.teams for p in by_team[t.pk]}
         specs = {t.roster_id: t.roster.spec() for t in self.teams}
         self.value_now = {
-            t.pk: self.rules.team_value(team_state(team=t, players=t.player_list, roster=specs[t.roster_id]), self.hr)
+            t.pk: self.rules.team_value(team_state(team=t, players=by_team[t.pk], roster=specs[t.roster_id]), self.hr)
             for t in self.teams
         }
         self.has_value = any(v is not None for v in self.value_now.values())
 
-        # Every final side of the season, in the order the matches became final, with its `period`: BEFORE the
-        # week (or never confirmed), IN_WEEK, or LATER. Only the week's sides carry their moment and match details
-        # (the results read them): decoding 20,000 dates and joining the stadium of every match the season played
-        # cost a 400-team league's report a quarter of its time.
-        confirmed = F("match__confirmed_at")
-        in_week_q = Q(match__confirmed_at__gte=start, match__confirmed_at__lt=end)
-
-        def week_only(expression, output_field):
-            return Case(When(in_week_q, then=expression), default=Value(None), output_field=output_field)
-
-        self.sides = list(
-            MatchTeam.objects.filter(**final)
+        # The week's final sides, in the order the matches became final (the results, the headline, the movers;
+        # the table a week ago is the table now without them). The season's other sides are not read: at 400
+        # teams they were 20,000 rows decoded to count the table a week ago.
+        self.week_sides = list(
+            MatchTeam.objects.filter(**final, match__confirmed_at__gte=start, match__confirmed_at__lt=end)
             .order_by("match__confirmed_at", "match_id", "order")
             .values(
                 "match_id",
@@ -92,22 +148,17 @@ class Week:
                 "eliminations",
                 "conceded",
                 "conceded_early",
-                period=Case(
-                    When(match__confirmed_at__gte=end, then=Value(LATER)),
-                    When(in_week_q, then=Value(IN_WEEK)),
-                    default=Value(BEFORE),
-                    output_field=IntegerField(),
-                ),
-                confirmed_at=week_only(confirmed, DateTimeField()),
+                confirmed_at=F("match__confirmed_at"),
                 kind=F("match__kind"),
                 event=F("match__event"),
-                stadium=week_only(F("match__stadium__name"), CharField()),
+                stadium=F("match__stadium__name"),
                 team_value=KeyTransform("team_value", "snapshot"),
             )
         )
-        self.week_sides = [s for s in self.sides if s["period"] == IN_WEEK]
         self.week_match_ids = list(dict.fromkeys(s["match_id"] for s in self.week_sides))
-        self.later_matches = any(s["period"] == LATER for s in self.sides)
+        # The sides of matches confirmed after the week, read only when there are any (a week's report
+        # regenerated later): the table at the week's end is the table now without them.
+        self.later_sides: list[dict] = []
 
         # The week's player rows.
         self.rows = list(
@@ -147,6 +198,11 @@ class Week:
             .order_by("confirmed_at", "id")
             .values("id", "journal", "confirmed_at")
         )
+        self.later_matches = any(m["confirmed_at"] >= end for m in self.journal_matches)
+        if self.later_matches:
+            self.later_sides = list(
+                MatchTeam.objects.filter(**final, match__confirmed_at__gte=end).values(*STANDING_COLUMNS)
+            )
         self.aftermaths = list(
             Aftermath.objects.filter(**final, match__confirmed_at__gte=start)
             .order_by("match_id", "team_id")
@@ -159,7 +215,7 @@ class Week:
             self.ledger = list(
                 LedgerEntry.objects.filter(team__league=league, created_at__gte=start, created_at__lt=end)
                 .order_by("created_at", "team_id", "account", "sequence")
-                .values("team_id", "account", "amount", "kind", "reason", "match_id", "created_at")
+                .values("team_id", "account", "amount", "kind", "reason", "match_id")
             )
             self.stadiums = dict(league.stadiums.values_list("pk", "name"))
         # The fixtures: every side of a scheduled match.
@@ -175,6 +231,65 @@ class Week:
                 created_at=F("match__created_at"),
             )
         )
+
+    # --- the season's history, read only as far as asked ----------------------------------------------------
+    def _final_sides(self, period: int):
+        """The league's final sides of `period`: BEFORE the week (or never confirmed), or to its END (not later)."""
+        moment = self.start if period == BEFORE else self.end
+        return MatchTeam.objects.filter(
+            Q(match__confirmed_at__lt=moment) | Q(match__confirmed_at__isnull=True),
+            match__league=self.league,
+            match__status=Match.Status.FINAL,
+        )
+
+    def team_sums(self, field: str) -> dict[int, int]:
+        """Each team's sum of a side field over the final sides to the week's end (one query, a row a team)."""
+        sums = (
+            self._final_sides(END)
+            .order_by()
+            .values("team_id")
+            .annotate(total=Sum(Coalesce(field, 0, output_field=IntegerField())))
+        )
+        return {row["team_id"]: row["total"] for row in sums}
+
+    def _team_sides(self, teams: set[int], *fields: str, **expressions) -> list[dict]:
+        """The final sides of `teams` (with `fields`, `expressions` and their match's `confirmed_at`), unordered.
+        Two queries, the teams' sides by the team index and then their matches by key: a join (or the sides'
+        default ordering, which joins the match) let a planner without statistics (the benchmark's database is
+        never analysed) loop over every final match of the league, or hash every league's (docs/decisions.md)."""
+        sides = list(
+            MatchTeam.objects.filter(team_id__in=teams).order_by().values("match_id", "team_id", *fields, **expressions)
+        )
+        matches = Match.objects.filter(pk__in={s["match_id"] for s in sides}, status=Match.Status.FINAL)
+        confirmed = dict(matches.order_by().values_list("pk", "confirmed_at"))
+        return [{**s, "confirmed_at": confirmed[s["match_id"]]} for s in sides if s["match_id"] in confirmed]
+
+    def head_to_head(self, period: int, teams: set[int]) -> dict[tuple[int, int], int]:
+        """The league points each of `teams` took off each other in `period`'s final sides, as `standings_from`
+        counts them (two queries, the sides of these teams only)."""
+        until = self.start if period == BEFORE else self.end
+        by_match: dict[int, list[dict]] = defaultdict(list)
+        for side in self._team_sides(teams, "league_points"):
+            if side["confirmed_at"] is None or side["confirmed_at"] < until:
+                by_match[side["match_id"]].append(side)
+        pairs: dict[tuple[int, int], int] = defaultdict(int)
+        for sides in by_match.values():
+            for side in sides:
+                for other in sides:
+                    if other is not side:
+                        pairs[(side["team_id"], other["team_id"])] += side["league_points"]
+        return pairs
+
+    def value_sides(self, teams: set[int]) -> list[dict]:
+        """The final sides of `teams` with the team value each kept before its match, in the order the matches
+        became final (the chart's lines)."""
+        sides = self._team_sides(teams, "order", team_value=KeyTransform("team_value", "snapshot"))
+        # The order the database gives `ORDER BY confirmed_at`: a match never confirmed sorts where its NULL does.
+        unconfirmed = (1,) if connection.features.nulls_order_largest else (-1,)
+        sides.sort(
+            key=lambda s: ((0, s["confirmed_at"]) if s["confirmed_at"] else unconfirmed) + (s["match_id"], s["order"])
+        )
+        return sides
 
     # --- lookups ------------------------------------------------------------------------------------------------
     def team_name(self, team_id: int) -> str:
