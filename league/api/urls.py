@@ -2,6 +2,7 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from matches.api import MatchViewSet
+from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
 
 from . import auth, seasons, views
@@ -36,5 +37,9 @@ urlpatterns = [
     path("matches/<int:pk>/draft/", include("matches.draft_api")),
     path("leagues/<int:pk>/seasons/", seasons.SeasonListView.as_view(), name="api-league-seasons"),
     path("leagues/<int:pk>/audit/", seasons.AuditListView.as_view(), name="api-league-audit"),
+    path("matches/<int:pk>/times/", MatchTimesView.as_view(), name="api-match-times"),
+    path(
+        "matches/<int:pk>/times/<int:proposal_id>/accept/", MatchTimeAcceptView.as_view(), name="api-match-time-accept"
+    ),
     path("", include(router.urls)),
 ]
