@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo
 from django.core.mail import EmailMessage
 from django.db.models import Prefetch, QuerySet
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from league.models import League
@@ -101,7 +102,7 @@ def _stale(reminder: MatchReminder, now: datetime) -> bool:
     return due_kind(reminder.deadline, match.league.timezone, now) != reminder.kind
 
 
-def reminders_send(now: datetime) -> int:
+def reminders_send(now: datetime, *, base_url: str = "") -> int:
     """Mail every pending reminder, each once: claimed by a conditional update (one winner among any number of
     workers), mailed, marked sent. Run outside a transaction, so each claim commits before its mail goes out.
     Rows gone stale (`_stale`) are expired instead. Returns how many were sent now."""
@@ -119,14 +120,14 @@ def reminders_send(now: datetime) -> int:
             continue
         if not row.update(state=State.SENDING, claimed_at=timezone.now()):
             continue  # another worker has it
-        _send(reminder)
+        _send(reminder, base_url)
         MatchReminder.objects.filter(pk=reminder.pk).update(state=State.SENT, sent_at=timezone.now())
         sent += 1
     return sent
 
 
-def reminder_text(reminder: MatchReminder) -> tuple[str, str]:
-    """The reminder's subject and body."""
+def reminder_text(reminder: MatchReminder, base_url: str = "") -> tuple[str, str]:
+    """The reminder's subject and body (its link to the match page built on `base_url`)."""
     match = reminder.match
     league = match.league
     teams = [side.team.name for side in match.sides.all()]
@@ -134,16 +135,17 @@ def reminder_text(reminder: MatchReminder) -> tuple[str, str]:
     deadline = reminder.deadline.astimezone(zone)
     kickoff = match.scheduled_for.astimezone(zone) if match.scheduled_for else None
     day = reminder.kind == Kind.DAY
-    context = {"league": league, "teams": teams, "deadline": deadline, "kickoff": kickoff, "day": day}
+    link = base_url + reverse("match-detail", args=[match.pk])
+    context = {"league": league, "teams": teams, "deadline": deadline, "kickoff": kickoff, "day": day, "link": link}
     when = "today" if day else "in two days"
     subject = f"{league.name}: {' v '.join(teams)} — result due {when} ({deadline:%a %d %b %H:%M})"
     return subject, render_to_string("matches/reminder_email.txt", context)
 
 
-def _send(reminder: MatchReminder) -> None:
+def _send(reminder: MatchReminder, base_url: str) -> None:
     """Mail one coach; a refused mail (nothing went out) puts the row back to pending for the task's retry; a
     timeout leaves it `sending` (the server may have taken it)."""
-    subject, body = reminder_text(reminder)
+    subject, body = reminder_text(reminder, base_url)
     try:
         EmailMessage(subject=subject, body=body, to=[reminder.user.email]).send()
     except TimeoutError:
@@ -153,13 +155,14 @@ def _send(reminder: MatchReminder) -> None:
         raise
 
 
-def clock_tick(now: datetime | None = None) -> dict[str, int]:
-    """One beat of the clock: write the reminders due now, then mail the pending ones."""
+def clock_tick(now: datetime | None = None, *, base_url: str = "") -> dict[str, int]:
+    """One beat of the clock: write the reminders due now, then mail the pending ones (their links built on
+    `base_url`, the site's address: the wiring that runs the clock knows it)."""
     now = now or timezone.now()
     stuck = MatchReminder.objects.filter(state=State.SENDING).values_list("pk", "user_id", "claimed_at")
     for row in stuck:
         log.error("match reminder %s (user %s) claimed at %s and never marked sent: not resent", *row)
-    return {"due": reminders_fill(now), "sent": reminders_send(now)}
+    return {"due": reminders_fill(now), "sent": reminders_send(now, base_url=base_url)}
 
 
 def overdue_matches(*, league: League, now: datetime | None = None) -> QuerySet[Match]:

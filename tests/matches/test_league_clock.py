@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from league.celery import app
 from league.models import League
+from league.reports import site_url
 from league.tasks import league_clock_tick
 from matches import clock, services
 from matches.clock import clock_tick, due_kind, overdue_matches, reminder_moments
@@ -120,6 +121,17 @@ def test_an_hourly_clock_mails_both_coaches_two_days_before_and_on_the_day_each_
     assert [("in two days" in s, "today" in s) for s in subjects] == [(True, False)] * 2 + [(False, True)] * 2
     assert "Thursday 10 December, 20:00 (UTC)" in mail.outbox[0].body
     assert MatchReminder.objects.filter(state=State.SENT).count() == 4
+
+
+def test_the_mail_speaks_the_leagues_time(match, league):
+    """In Tokyo the deadline is 05:00 on Friday 11 December: the day's reminder goes at midnight there."""
+    League.objects.filter(pk=league.pk).update(timezone="Asia/Tokyo")
+    Match.objects.filter(pk=match.pk).update(scheduled_for=datetime(2026, 12, 10, 10, 0, tzinfo=UTC))
+    clock_tick(datetime(2026, 12, 10, 15, 5, tzinfo=UTC))
+    [first, _] = mail.outbox
+    assert "result due today (Fri 11 Dec 05:00)" in first.subject
+    assert "due today, by 05:00 (Asia/Tokyo)" in first.body
+    assert "Agreed kick-off: Thursday 10 December, 19:00." in first.body
 
 
 def test_the_same_tick_twice_and_two_ticks_in_an_hour_send_nothing_twice(match):
@@ -228,6 +240,7 @@ def test_the_task_without_a_moment_reads_the_clock(match, monkeypatch):
     monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 12, 10, 8, 5, tzinfo=UTC))
     assert league_clock_tick.apply().get() == {"due": 2, "sent": 2}
     assert all("today" in m.subject for m in mail.outbox)
+    assert all(f"{site_url()}/matches/{match.pk}/" in m.body for m in mail.outbox)
 
 
 # --- overdue -----------------------------------------------------------------------------------------------
