@@ -70,6 +70,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.web.*",
             "league.export",
             "league.feeds",
+            "league.calendar",  # the iCalendar feeds read the matches and the teams
             "league.reports",
             "league.report_chart",
             "league.reporting.*",

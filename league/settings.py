@@ -174,6 +174,8 @@ CELERY_BEAT_SCHEDULE = {
     "player-totals-audit-nightly": {"task": "matches.tasks.player_totals_audit", "schedule": 24 * 60 * 60},
     # Hourly: each league whose report day and hour (in its own time zone) has come gets its weekly report.
     "weekly-reports-fanout": {"task": "league.tasks.weekly_reports_fanout", "schedule": crontab(minute=0)},
+    # Hourly, off the hour: the league clock mails match reminders two days before a deadline and on the day.
+    "league-clock": {"task": "league.tasks.league_clock_tick", "schedule": crontab(minute=5)},
 }
 
 # --- Auth, i18n, static ---------------------------------------------------------------------

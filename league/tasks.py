@@ -19,6 +19,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from kombu.exceptions import OperationalError as BrokerError
 
+from matches.clock import clock_tick
+
 from . import reports
 
 log = logging.getLogger(__name__)
@@ -59,3 +61,12 @@ def generate_league_report(league_id: int, now: str | None = None, regenerate: b
     sent = reports.report_mail(report_id=report.pk)
     log.info("league %s: report %s written, %s e-mail(s) sent", league_id, report.week, sent)
     return report.pk
+
+
+@shared_task(**RETRY)
+def league_clock_tick(now: str | None = None) -> dict[str, int]:
+    """Hourly: the league clock (matches/clock.py) writes the match reminders due now and mails the pending
+    ones, each once (safe to run twice: a reminder is a unique row, claimed by one run)."""
+    done = clock_tick(_moment(now), base_url=reports.site_url())
+    log.info("league clock: %(due)s reminder(s) due, %(sent)s sent", done)
+    return done

@@ -100,3 +100,13 @@ def may_act_for_side(user: AbstractBaseUser, match: Match, team: Team) -> bool:
 def may_roll_challenge(user: AbstractBaseUser, league: League) -> bool:
     """The league's coaches and commissioners roll Challenges in it."""
     return may_play_in_league(user, league)
+
+
+def may_propose_time(user: AbstractBaseUser, match: Match) -> bool:
+    """A coach of the match proposes a date and time for it (issue 13, "Match times")."""
+    return _coaches_one_of(user, _teams(match))
+
+
+def may_accept_time(user: AbstractBaseUser, match: Match, proposing_team_id: int) -> bool:
+    """The opponent — a coach of a side other than the proposing one — accepts a proposed time."""
+    return _coaches_one_of(user, [team for team in _teams(match) if team.pk != proposing_team_id])

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .web import confirm, live, postmatch, prematch, report, result, schedule, shop
+from .web import confirm, live, postmatch, prematch, report, result, schedule, shop, times
 
 urlpatterns = [
     path("matches/new/", schedule.match_schedule, name="match-schedule"),
@@ -16,5 +16,6 @@ urlpatterns = [
     path("matches/<int:pk>/prematch/", prematch.prematch_walk, name="match-prematch"),
     path("matches/<int:pk>/inducements/<int:team_id>/", shop.match_inducements, name="match-inducements"),
     path("matches/<int:pk>/live/", live.match_live, name="match-live"),
+    path("matches/<int:pk>/times/", times.match_times, name="match-times"),
     path("sw.js", live.service_worker, name="service-worker"),
 ]

@@ -14,18 +14,20 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import cached_property
 
 import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
 from league import seasons
 from league import services as league_services
 from league.models import Membership
-from matches import aftermath, challenges, corrections, disputes, drafts, prematch
+from matches import aftermath, challenges, corrections, disputes, drafts, prematch, times
 from matches import services as match_services
 from teams import services as team_services
 from teams import transfers
@@ -46,6 +48,7 @@ SERVICE_MODULES = [
     drafts,
     disputes,
     seasons,
+    times,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -66,6 +69,7 @@ NOT_WRITES = {
     "league.seasons.league_seasons": "a read: the league's seasons",
     "matches.disputes.match_open_dispute": "a read: a match's open dispute, for its page",
     "league.seasons.season_of": "a read: one season of the league",
+    "matches.times.match_time_proposals": "a read: a match's proposed times",
 }
 
 #: Take `user`, but are no door: called only inside a service that has already checked its user.
@@ -149,6 +153,12 @@ class World:
     def disputed(self):
         match = self.submitted
         return disputes.match_dispute(user=self.bob, match_id=match.pk, reason="The score is wrong.")
+
+    @cached_property
+    def proposal(self):
+        """Alice proposes tomorrow evening for the scheduled match."""
+        at = timezone.now() + timedelta(days=1)
+        return times.match_time_propose(user=self.alice, match_id=self.scheduled.pk, at=at)
 
     @cached_property
     def transfer(self):
@@ -270,6 +280,12 @@ CALLS: dict[str, Call] = {
     "league.seasons.season_start_next": Call(lambda w: {"league_id": w.league.pk}, lambda w: w.commissioner),
     "league.seasons.league_set_next_season_rules": Call(
         lambda w: {"league_id": w.league.pk, "overrides": {}}, lambda w: w.commissioner
+    ),
+    "matches.times.match_time_propose": Call(
+        lambda w: {"match_id": w.scheduled.pk, "at": timezone.now() + timedelta(days=2)}, lambda w: w.alice
+    ),
+    "matches.times.match_time_accept": Call(
+        lambda w: {"match_id": w.scheduled.pk, "proposal_id": w.proposal.pk}, lambda w: w.bob
     ),
     "matches.challenges.challenge_roll": Call(
         lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice

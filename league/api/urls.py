@@ -2,6 +2,7 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from matches.api import MatchViewSet
+from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
 
 from . import auth, seasons, views
@@ -48,6 +49,10 @@ urlpatterns = [
         "leagues/<int:pk>/house-rules/next-season/",
         seasons.NextSeasonRulesView.as_view(),
         name="api-league-next-season-rules",
+    ),
+    path("matches/<int:pk>/times/", MatchTimesView.as_view(), name="api-match-times"),
+    path(
+        "matches/<int:pk>/times/<int:proposal_id>/accept/", MatchTimeAcceptView.as_view(), name="api-match-time-accept"
     ),
     path("", include(router.urls)),
 ]

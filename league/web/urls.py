@@ -4,6 +4,7 @@ matches/urls.py (names and paths as api-v1 "Web pages" lists them)."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from league import calendar
 from league.feeds import LeagueReportsFeed
 
 from . import account, auth, challenge, dashboard, home, invitations, seasons, views
@@ -28,6 +29,8 @@ urlpatterns = [
     path("leagues/<int:pk>/seasons/<int:number>/", seasons.league_season_detail, name="league-season"),
     path("leagues/<int:pk>/reports/", views.league_reports, name="league-reports"),
     path("leagues/<int:pk>/reports/feed/", LeagueReportsFeed(), name="league-reports-feed"),
+    path("leagues/<int:pk>/calendar.ics", calendar.league_calendar, name="league-calendar"),
+    path("teams/<int:pk>/calendar.ics", calendar.team_calendar, name="team-calendar"),
     path("leagues/<int:pk>/reports/<str:week>/", views.league_report, name="league-report"),
     path("invitations/", invitations.invitation_list, name="invitations"),
     path("invitations/<int:pk>/accept/", invitations.invitation_accept, name="invitation-accept"),

@@ -1,0 +1,64 @@
+"""The league clock through a real Celery worker on the real Redis broker (CI runs it against Redis): the beat's
+task travels through Redis to a worker thread, which writes the due reminders and mails both coaches; run again,
+and run twice at once, it mails nobody twice. The worker fixtures are the weekly report's (a queue of the test's
+own, the runs seen, a worker in a thread)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from contextlib import ExitStack
+from datetime import UTC, datetime
+from unittest import mock
+
+import pytest
+from django.core import mail
+from django.core.mail import EmailMessage
+
+from league.tasks import league_clock_tick
+from matches import services
+from matches.models import Match, MatchReminder
+from tests.league.test_reports_worker import overlapped, queue, runs, slowly, worker  # noqa: F401 (fixtures)
+
+pytestmark = [
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL (CI runs it against Redis)"),
+    pytest.mark.timeout(180),
+]
+
+DEADLINE = datetime(2026, 12, 10, 20, 0, tzinfo=UTC)
+TWO_DAYS_BEFORE = datetime(2026, 12, 8, 8, 5, tzinfo=UTC)
+
+
+@pytest.fixture
+def coaches(league, commissioner, home, away, coach, other_coach):
+    match = services.match_schedule(user=commissioner, league=league, team_ids=[home.pk, away.pk])
+    Match.objects.filter(pk=match.pk).update(deadline=DEADLINE)
+    return sorted([coach.email, other_coach.email])
+
+
+def test_a_real_worker_runs_the_clock_and_mails_each_coach_once(coaches, queue, runs):  # noqa: F811
+    with ExitStack() as stack:
+        worker(stack, "clock", queue)
+        first = league_clock_tick.apply_async(kwargs={"now": TWO_DAYS_BEFORE.isoformat()}, ignore_result=False)
+        assert first.get(timeout=60) == {"due": 2, "sent": 2}
+        again = league_clock_tick.apply_async(kwargs={"now": TWO_DAYS_BEFORE.isoformat()}, ignore_result=False)
+        assert again.get(timeout=60) == {"due": 2, "sent": 0}
+    assert [run["task"] for run in runs.values()] == ["league.tasks.league_clock_tick"] * 2
+    assert all(run["thread"] != threading.get_ident() for run in runs.values())  # not eager: the worker ran it
+    assert sorted(m.to[0] for m in mail.outbox) == coaches
+    assert MatchReminder.objects.filter(state=MatchReminder.State.SENT).count() == 2
+
+
+def test_two_ticks_at_once_in_two_worker_threads_mail_each_coach_once(coaches, queue, runs):  # noqa: F811
+    with mock.patch.object(EmailMessage, "send", slowly(EmailMessage.send, 0.5)), ExitStack() as stack:
+        worker(stack, "pair", queue, concurrency=2)
+        results = [
+            league_clock_tick.apply_async(kwargs={"now": TWO_DAYS_BEFORE.isoformat()}, ignore_result=False)
+            for _ in range(2)
+        ]
+        done = [result.get(timeout=90) for result in results]
+    assert len(runs) == 2 and overlapped(runs), runs
+    assert sum(d["sent"] for d in done) == 2
+    assert sorted(m.to[0] for m in mail.outbox) == coaches
