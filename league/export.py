@@ -261,6 +261,7 @@ def _matches(league: League) -> Iterator[dict]:
     and corrections are not read at all); 4 more queries a page."""
     steps = [s.key for s in league.rules.postmatch_steps]
     match_out, side_out, dispute_out = _row_writer(MATCH_FIELDS), _row_writer(SIDE_FIELDS), _row_writer(DISPUTE_FIELDS)
+    postmatch_out = _row_writer(POSTMATCH_FIELDS)
     rows = Match.objects.filter(league=league).order_by("created_at", "id").values_list(*_columns(MATCH_FIELDS))
     match_id = _columns(MATCH_FIELDS).index("id")
     for page in _batches(rows.iterator(chunk_size=CHUNK), CHUNK):
@@ -275,11 +276,9 @@ def _matches(league: League) -> Iterator[dict]:
         for a in (
             Aftermath.objects.filter(match__in=ids)
             .order_by("team_id")
-            .values_list("match_id", "team_id", "complete", "step_index", "pending")
+            .values_list("match_id", *_columns(POSTMATCH_FIELDS))
         ):
-            aftermaths[a[0]].append(
-                {"team": a[1], "step": None if a[2] else steps[a[3]], "complete": a[2], "pending": bool(a[4])}
-            )
+            aftermaths[a[0]].append(postmatch_out(a[1:]))
         for d in (
             Dispute.objects.filter(match__in=ids)
             .order_by("created_at", "id")
@@ -294,10 +293,19 @@ def _matches(league: League) -> Iterator[dict]:
             pk = row[match_id]
             doc["sides"] = [side_out(side) for side in sides[pk]]
             doc["teams"] = [side["team"] for side in doc["sides"]]
-            doc["aftermath"] = aftermaths[pk]
-            doc["prematch"] = prematch_record(prematches.get(pk))
+            doc["aftermath"] = [
+                {"team": a["team"], "step": None if a["complete"] else steps[a["step_index"]]}
+                | {"complete": a["complete"], "pending": bool(a["pending"])}
+                for a in aftermaths[pk]
+            ]
+            prematch = prematches.get(pk)
+            doc["prematch"] = prematch_record(prematch)
             yield {name: doc[name] for name in MatchOut.Meta.fields} | {
                 "result_body": doc["result_body"],
+                # The sequences' whole state (the brief `aftermath` and `prematch` above are MatchOut's): what an
+                # import needs to resume them where they stand.
+                "prematch_step": prematch.step_index if prematch else None,
+                "postmatch": aftermaths[pk],
                 "inducements": inducements[pk],
                 "disputes": disputes[pk],
             }
@@ -371,6 +379,8 @@ def _fields(model, names: tuple[str, ...]) -> tuple:
 SEASON_FIELDS = _fields(Season, ("number", "name", "status", "started_at", "closed_at", "champion", "final_table"))
 #: An audit entry, its actor as a user id (like every user of the document).
 AUDIT_FIELDS = _fields(AuditEntry, ("at", "actor", "action", "target", "before", "after", "reason"))
+#: A team's post-match sequence, whole: its step, the decision it waits for, its log, carry and journal.
+POSTMATCH_FIELDS = _fields(Aftermath, ("team", "step_index", "complete", "pending", "log", "carry", "journal"))
 #: A dispute: its reason and ruling (the coach and the commissioner as user ids).
 DISPUTE_FIELDS = _fields(
     Dispute, ("raised_by", "reason", "created_at", "ruling", "ruled_by", "ruled_at", "ruling_reason")

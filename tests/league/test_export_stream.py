@@ -59,6 +59,20 @@ def in_memory_export(league) -> dict:
     for match, doc in zip(matches, MatchOut(matches, many=True).data, strict=True):
         doc["prematch"] = prematch_record(getattr(match, "prematch", None))
         doc["result_body"] = match.result_body
+        prematch = getattr(match, "prematch", None)
+        doc["prematch_step"] = prematch.step_index if prematch else None
+        doc["postmatch"] = [
+            {
+                "team": a.team_id,
+                "step_index": a.step_index,
+                "complete": a.complete,
+                "pending": a.pending,
+                "log": a.log,
+                "carry": a.carry,
+                "journal": a.journal,
+            }
+            for a in match.aftermaths.order_by("team_id")
+        ]
         doc["inducements"] = [inducement_out(i) for i in match.inducements.all()]
         doc["disputes"] = [
             {
