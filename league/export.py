@@ -112,7 +112,7 @@ def _array(records: Iterable, batch: int) -> Iterator[bytes]:
     collector rarely meets them (pages of parsed records kept alive were half the export's time in it)."""
     yield b"["
     comma = b""
-    for group in _batches(records, batch):
+    for group in batches(records, batch):
         yield comma + dumps(group)[1:-1]  # the batch's records, without its own brackets
         comma = b","
     yield b"]"
@@ -122,7 +122,7 @@ def _object(members: Iterable[tuple[str, object]], batch: int) -> Iterator[bytes
     """A JSON object of the (key, value) members, encoded `batch` at a time as they are made."""
     yield b"{"
     comma = b""
-    for group in _batches(members, batch):
+    for group in batches(members, batch):
         yield comma + dumps(dict(group))[1:-1]
         comma = b","
     yield b"}"
@@ -204,7 +204,7 @@ def _pages(ids: list[int], size: int) -> Iterator[list[int]]:
         yield ids[start : start + size]
 
 
-def _batches(rows: Iterable, size: int) -> Iterator[list]:
+def batches(rows: Iterable, size: int) -> Iterator[list]:
     batch = []
     for row in rows:
         batch.append(row)
@@ -264,7 +264,7 @@ def _matches(league: League) -> Iterator[dict]:
     postmatch_out = _row_writer(POSTMATCH_FIELDS)
     rows = Match.objects.filter(league=league).order_by("created_at", "id").values_list(*_columns(MATCH_FIELDS))
     match_id = _columns(MATCH_FIELDS).index("id")
-    for page in _batches(rows.iterator(chunk_size=CHUNK), CHUNK):
+    for page in batches(rows.iterator(chunk_size=CHUNK), CHUNK):
         ids = [row[match_id] for row in page]
         sides, aftermaths, inducements, disputes = (defaultdict(list) for _ in range(4))
         for side in (
@@ -293,6 +293,9 @@ def _matches(league: League) -> Iterator[dict]:
             pk = row[match_id]
             doc["sides"] = [side_out(side) for side in sides[pk]]
             doc["teams"] = [side["team"] for side in doc["sides"]]
+            # The sides' order (home first), not the teams' ids: an imported league's ids run another way.
+            order = {side["team"]: side["order"] for side in doc["sides"]}
+            aftermaths[pk].sort(key=lambda a: order.get(a["team"], 0))
             doc["aftermath"] = [
                 {"team": a["team"], "step": None if a["complete"] else steps[a["step_index"]]}
                 | {"complete": a["complete"], "pending": bool(a["pending"])}

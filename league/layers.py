@@ -68,6 +68,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.seasons",  # closing a season reads the matches' table and sequences
             "league.web.*",
             "league.export",
+            "league.importer",
+            "league.api.imports",
             "league.feeds",
             "league.reports",
             "league.report_chart",

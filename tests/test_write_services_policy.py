@@ -12,6 +12,7 @@ about broken arguments.
 from __future__ import annotations
 
 import inspect
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -22,8 +23,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 
 from campaigns.errors import NotPermitted, RuleViolation
-from league import seasons
+from league import importer, seasons
 from league import services as league_services
+from league.export import league_export_stream
 from league.models import Membership
 from matches import aftermath, challenges, corrections, disputes, drafts, prematch
 from matches import services as match_services
@@ -46,6 +48,7 @@ SERVICE_MODULES = [
     drafts,
     disputes,
     seasons,
+    importer,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -65,6 +68,7 @@ NOT_WRITES = {
     "matches.drafts.draft_state": "a read: a live sheet as the API shows it",
     "league.seasons.league_seasons": "a read: the league's seasons",
     "league.seasons.season_of": "a read: one season of the league",
+    "league.importer.max_bytes": "a read: the largest import document (a setting)",
 }
 
 #: Take `user`, but are no door: called only inside a service that has already checked its user.
@@ -81,6 +85,7 @@ PRIMITIVES = {
 OPEN_DOORS = {
     "league.services.league_create": "anyone signed in founds a league",
     "league.services.league_join": "anyone signed in joins an open league",
+    "league.importer.league_import": "anyone signed in rebuilds an exported league as his own",
 }
 
 
@@ -186,6 +191,9 @@ PLAYER = lambda w: w.home.players.order_by("number").first().pk  # noqa: E731
 CALLS: dict[str, Call] = {
     # league
     "league.services.league_create": Call(lambda w: {"name": "New Cup", "ruleset": "blitzbowl"}, lambda w: w.bob),
+    "league.importer.league_import": Call(
+        lambda w: {"stream": io.BytesIO(b"".join(league_export_stream(league=w.league)))}, lambda w: w.bob
+    ),
     "league.services.league_join": Call(lambda w: {"league": w.league}, lambda w: UserFactory(username="erin")),
     "league.services.league_update": Call(lambda w: {"league_id": w.league.pk, "name": "X"}, lambda w: w.commissioner),
     "league.services.league_replace_overrides": Call(

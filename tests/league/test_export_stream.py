@@ -59,6 +59,10 @@ def in_memory_export(league) -> dict:
     for match, doc in zip(matches, MatchOut(matches, many=True).data, strict=True):
         doc["prematch"] = prematch_record(getattr(match, "prematch", None))
         doc["result_body"] = match.result_body
+        # The export lists the post-match sequences in the sides' order (home first), not by team id, so an
+        # imported league (whose ids run in the teams' order) exports them alike.
+        order = {side["team"]: side["order"] for side in doc["sides"]}
+        doc["aftermath"].sort(key=lambda a: order[a["team"]])
         prematch = getattr(match, "prematch", None)
         doc["prematch_step"] = prematch.step_index if prematch else None
         doc["postmatch"] = [
@@ -71,7 +75,7 @@ def in_memory_export(league) -> dict:
                 "carry": a.carry,
                 "journal": a.journal,
             }
-            for a in match.aftermaths.order_by("team_id")
+            for a in sorted(match.aftermaths.all(), key=lambda a: order[a.team_id])
         ]
         doc["inducements"] = [inducement_out(i) for i in match.inducements.all()]
         doc["disputes"] = [
