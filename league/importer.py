@@ -37,6 +37,7 @@ from django.utils import timezone
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
 from league import policy
+from league.api.parsers import MAX_JSON_DEPTH
 from league.export import batches
 from league.models import AuditEntry, League, LeagueReport, Membership, Season, Stadium, validate_timezone
 from matches import lifecycle
@@ -97,10 +98,20 @@ class _Events:
     def __init__(self, stream):
         self._events = ijson.basic_parse(stream, use_float=True)
         self.path = ""
+        #: How deep the document is open here: past the API's limit (league/api/parsers.py) it is refused, so
+        #: neither the builder nor the checks ever recurse far.
+        self.depth = 0
 
     def next(self) -> tuple[str, Any]:
         try:
-            return next(self._events)
+            event = next(self._events)
+            if event[0] in ("start_map", "start_array"):
+                self.depth += 1
+                if self.depth > MAX_JSON_DEPTH:
+                    raise RuleViolation(f"JSON nested deeper than {MAX_JSON_DEPTH} levels.")
+            elif event[0] in ("end_map", "end_array"):
+                self.depth -= 1
+            return event
         except StopIteration:
             raise _bad(self.path, "The document ends too early.") from None
         except ijson.JSONError as error:

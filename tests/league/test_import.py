@@ -409,3 +409,34 @@ def test_a_document_with_one_value_of_the_wrong_kind_is_refused_at_its_path(api_
     path, _, container, key = data.draw(st.sampled_from(targets))
     container[key] = broken(container[key])
     refused(api_as(stranger), mutated, path)
+
+
+def test_the_imported_league_plays_on_its_table_and_its_unfinished_sequences_resume(api, api_as, busy):
+    """Not a copy for reading only: the table is the original's, and a post-match sequence left unfinished
+    takes its next step for the importer (now every team's coach)."""
+    _, _, copy = round_trip(api, api_as, busy)
+    table = lambda league: [  # noqa: E731
+        {k: v for k, v in row.items() if k != "team"}
+        for row in api.get(f"/api/v1/leagues/{league.pk}/standings/").json()["rows"]
+    ]
+    assert table(copy) == table(busy) and table(copy)
+    waiting = Aftermath.objects.filter(match__league=copy, complete=False).order_by("id").first()
+    assert waiting is not None
+    step = copy.rules.postmatch_steps[waiting.step_index].key
+    response = api_as(copy.created_by).post(
+        f"/api/v1/matches/{waiting.match_id}/aftermath/{waiting.team_id}/", {"step": step}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+
+
+def test_a_body_past_the_general_limit_is_the_importers_and_nesting_is_bounded_there_too(api_as, stranger, settings):
+    """Past the API's general body limit the input guard leaves the import its body (read as a stream); the
+    importer refuses nesting past the API's depth as every door does."""
+    from league.api.parsers import MAX_JSON_DEPTH
+
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
+    deep = b'{"league": ' + b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1) + b"}"
+    before = rows()
+    response = import_as(api_as(stranger), deep)
+    assert response.status_code == 400 and "deeper" in response.json()["detail"]
+    assert rows() == before
