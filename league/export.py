@@ -26,13 +26,13 @@ from rest_framework.settings import ISO_8601, api_settings
 from rest_framework.utils.encoders import JSONEncoder
 
 from league.api.serializers import LeagueOut
-from league.models import League
+from league.models import AuditEntry, League, Season
 from league.reports import report_url
 from league.selectors import league_queryset
 from matches.api import MatchOut, RollOut, SideOut
-from matches.models import Aftermath, Inducement, Match, MatchTeam, PlayerMatch, Prematch, Roll
+from matches.models import Aftermath, Dispute, Inducement, Match, MatchTeam, PlayerMatch, Prematch, Roll
 from matches.prematch import inducement_out, prematch_record
-from teams.api import LedgerOut, TeamOut
+from teams.api import LedgerOut, PlayerOut, TeamOut
 from teams.models import LedgerEntry, Team
 from teams.selectors import team_queryset
 
@@ -112,7 +112,7 @@ def _array(records: Iterable, batch: int) -> Iterator[bytes]:
     collector rarely meets them (pages of parsed records kept alive were half the export's time in it)."""
     yield b"["
     comma = b""
-    for group in _batches(records, batch):
+    for group in batches(records, batch):
         yield comma + dumps(group)[1:-1]  # the batch's records, without its own brackets
         comma = b","
     yield b"]"
@@ -122,39 +122,80 @@ def _object(members: Iterable[tuple[str, object]], batch: int) -> Iterator[bytes
     """A JSON object of the (key, value) members, encoded `batch` at a time as they are made."""
     yield b"{"
     comma = b""
-    for group in _batches(members, batch):
+    for group in batches(members, batch):
         yield comma + dumps(dict(group))[1:-1]
         comma = b","
     yield b"}"
 
 
+class _Context:
+    """What the sections share: the league (read once) and its teams' ids in the teams' order."""
+
+    def __init__(self, league: League):
+        self.league = league_queryset().get(pk=league.pk)
+        self.team_ids = list(Team.objects.filter(league=league).order_by("name", "id").values_list("pk", flat=True))
+
+
+def _reports(ctx: _Context) -> Iterator[bytes]:
+    """The weekly reports, newest first, each with its week's bounds and its sections as data."""
+    rows = ctx.league.reports.order_by("-week_start", "-id").iterator(chunk_size=REPORT_CHUNK)
+    return _array((report_record(r) for r in rows), 1)
+
+
+def report_record(report) -> dict:
+    """A weekly report as the export records it."""
+    return {
+        "id": report.pk,
+        "week": report.week,
+        "week_start": report.week_start.isoformat(),
+        "week_end": report.week_end.isoformat(),
+        "created_at": report.created_at.isoformat(),
+        "url": report_url(report),
+        "data": report.data,
+    }
+
+
+def _seasons(ctx: _Context) -> Iterator[bytes]:
+    """The league's seasons, oldest first, each with its champion (a team id) and frozen final table."""
+    season_out = _row_writer(SEASON_FIELDS)
+    rows = Season.objects.filter(league=ctx.league).order_by("number").values_list(*_columns(SEASON_FIELDS))
+    return _array((season_out(row) for row in rows.iterator(chunk_size=CHUNK)), BATCH)
+
+
+def _audit(ctx: _Context) -> Iterator[bytes]:
+    """The league's audit, OLDEST first (a log read from its start; an import appends it in that order), the
+    actor as a user id like every other user of the document."""
+    entry_out = _row_writer(AUDIT_FIELDS)
+    rows = AuditEntry.objects.filter(league=ctx.league).order_by("at", "id").values_list(*_columns(AUDIT_FIELDS))
+    return _array((entry_out(row) for row in rows.iterator(chunk_size=CHUNK)), BATCH)
+
+
+#: The document's sections after its head, in order: (key, writer of its JSON value). A new section (the
+#: schedules, the divisions) is one more entry here and one in league.importer.SECTIONS, in the same place.
+SECTIONS: tuple[tuple[str, Callable[[_Context], Iterator[bytes]]], ...] = (
+    ("teams", lambda ctx: _array(_teams(ctx.league, ctx.team_ids), 1)),
+    ("matches", lambda ctx: _array(_matches(ctx.league), BATCH // 10)),
+    ("ledgers", lambda ctx: _object(_ledgers(ctx.team_ids), 1)),
+    ("rolls", lambda ctx: _array(_rolls(ctx.league), BATCH)),
+    ("reports", _reports),
+    ("seasons", _seasons),
+    ("audit", _audit),
+)
+
+
 def _document(league: League) -> Iterator[bytes]:
-    league = league_queryset().get(pk=league.pk)
-    team_ids = list(Team.objects.filter(league=league).order_by("name", "id").values_list("pk", flat=True))
+    ctx = _Context(league)
     yield (
         b'{"exported_at":'
         + dumps(timezone.now().isoformat())
         + b',"league":'
-        + dumps(LeagueOut(league).data)
+        + dumps(LeagueOut(ctx.league).data)
         + b',"house_rules":'
-        + dumps(league.house_rules)
+        + dumps(ctx.league.house_rules)
     )
-    yield b',"teams":'
-    yield from _array(_teams(league, team_ids), 1)
-    yield b',"matches":'
-    yield from _array(_matches(league), BATCH // 10)
-    yield b',"ledgers":'
-    yield from _object(_ledgers(team_ids), 1)
-    yield b',"rolls":'
-    yield from _array(_rolls(league), BATCH)
-    yield b',"reports":'
-    yield from _array(
-        (
-            {"id": r.pk, "week": r.week, "created_at": r.created_at.isoformat(), "url": report_url(r), "data": r.data}
-            for r in league.reports.order_by("-week_start", "-id").iterator(chunk_size=REPORT_CHUNK)
-        ),
-        1,
-    )
+    for key, section in SECTIONS:
+        yield b',"' + key.encode() + b'":'
+        yield from section(ctx)
     yield b"}"
 
 
@@ -163,7 +204,7 @@ def _pages(ids: list[int], size: int) -> Iterator[list[int]]:
         yield ids[start : start + size]
 
 
-def _batches(rows: Iterable, size: int) -> Iterator[list]:
+def batches(rows: Iterable, size: int) -> Iterator[list]:
     batch = []
     for row in rows:
         batch.append(row)
@@ -177,7 +218,7 @@ def _batches(rows: Iterable, size: int) -> Iterator[list]:
 def _teams(league: League, team_ids: list[int]) -> Iterator[dict]:
     """Teams by name, read a page at a time, each player with his match rows in this league (match order)."""
     history_out = _row_writer(HISTORY_FIELDS)
-    serializer = TeamOut(context={})
+    serializer, player_out = TeamOut(context={}), PlayerOut(context={})
     for page in _pages(team_ids, TEAM_CHUNK):
         teams = list(team_queryset().filter(pk__in=page).order_by("name", "id"))
         for team in teams:
@@ -197,9 +238,21 @@ def _teams(league: League, team_ids: list[int]) -> Iterator[dict]:
             history[row[0]].append(row[1:])
         for team in teams:
             doc = serializer.to_representation(team)
-            for player in doc["players"]:
+            # Players who left (fired, dead, retired: the memorial) keep their match rows, which the matches'
+            # results name: the export keeps them too, apart from the team sheet.
+            former = [p for p in team.players.all() if p.left_at is not None]
+            doc["former_players"] = [
+                player_out.to_representation(_on(p, team)) | {"left_at": p.left_at.isoformat()}
+                for p in sorted(former, key=lambda p: (p.left_at, p.pk))
+            ]
+            for player in (*doc["players"], *doc["former_players"]):
                 player["history"] = [history_out(row) for row in history.get(player["id"], ())]
             yield doc
+
+
+def _on(player, team):
+    player.team = team  # already loaded: spare a query per player
+    return player
 
 
 def _matches(league: League) -> Iterator[dict]:
@@ -207,12 +260,13 @@ def _matches(league: League) -> Iterator[dict]:
     MatchOut writes it, with its whole pre-match sequence and its inducements. Read as values (a match's journal
     and corrections are not read at all); 4 more queries a page."""
     steps = [s.key for s in league.rules.postmatch_steps]
-    match_out, side_out = _row_writer(MATCH_FIELDS), _row_writer(SIDE_FIELDS)
+    match_out, side_out, dispute_out = _row_writer(MATCH_FIELDS), _row_writer(SIDE_FIELDS), _row_writer(DISPUTE_FIELDS)
+    postmatch_out = _row_writer(POSTMATCH_FIELDS)
     rows = Match.objects.filter(league=league).order_by("created_at", "id").values_list(*_columns(MATCH_FIELDS))
     match_id = _columns(MATCH_FIELDS).index("id")
-    for page in _batches(rows.iterator(chunk_size=CHUNK), CHUNK):
+    for page in batches(rows.iterator(chunk_size=CHUNK), CHUNK):
         ids = [row[match_id] for row in page]
-        sides, aftermaths, inducements = defaultdict(list), defaultdict(list), defaultdict(list)
+        sides, aftermaths, inducements, disputes = (defaultdict(list) for _ in range(4))
         for side in (
             MatchTeam.objects.filter(match__in=ids)
             .order_by("match_id", "order")
@@ -222,11 +276,15 @@ def _matches(league: League) -> Iterator[dict]:
         for a in (
             Aftermath.objects.filter(match__in=ids)
             .order_by("team_id")
-            .values_list("match_id", "team_id", "complete", "step_index", "pending")
+            .values_list("match_id", *_columns(POSTMATCH_FIELDS))
         ):
-            aftermaths[a[0]].append(
-                {"team": a[1], "step": None if a[2] else steps[a[3]], "complete": a[2], "pending": bool(a[4])}
-            )
+            aftermaths[a[0]].append(postmatch_out(a[1:]))
+        for d in (
+            Dispute.objects.filter(match__in=ids)
+            .order_by("created_at", "id")
+            .values_list("match_id", *_columns(DISPUTE_FIELDS))
+        ):
+            disputes[d[0]].append(dispute_out(d[1:]))
         prematches = {p.match_id: p for p in Prematch.objects.filter(match__in=ids)}
         for i in Inducement.objects.filter(match__in=ids).select_related("position").order_by("id"):
             inducements[i.match_id].append(inducement_out(i))
@@ -235,9 +293,25 @@ def _matches(league: League) -> Iterator[dict]:
             pk = row[match_id]
             doc["sides"] = [side_out(side) for side in sides[pk]]
             doc["teams"] = [side["team"] for side in doc["sides"]]
-            doc["aftermath"] = aftermaths[pk]
-            doc["prematch"] = prematch_record(prematches.get(pk))
-            yield {name: doc[name] for name in MatchOut.Meta.fields} | {"inducements": inducements[pk]}
+            # The sides' order (home first), not the teams' ids: an imported league's ids run another way.
+            order = {side["team"]: side["order"] for side in doc["sides"]}
+            aftermaths[pk].sort(key=lambda a: order.get(a["team"], 0))
+            doc["aftermath"] = [
+                {"team": a["team"], "step": None if a["complete"] else steps[a["step_index"]]}
+                | {"complete": a["complete"], "pending": bool(a["pending"])}
+                for a in aftermaths[pk]
+            ]
+            prematch = prematches.get(pk)
+            doc["prematch"] = prematch_record(prematch)
+            yield {name: doc[name] for name in MatchOut.Meta.fields} | {
+                "result_body": doc["result_body"],
+                # The sequences' whole state (the brief `aftermath` and `prematch` above are MatchOut's): what an
+                # import needs to resume them where they stand.
+                "prematch_step": prematch.step_index if prematch else None,
+                "postmatch": aftermaths[pk],
+                "inducements": inducements[pk],
+                "disputes": disputes[pk],
+            }
 
 
 def _ledgers(team_ids: list[int]) -> Iterator[tuple[str, list[dict]]]:
@@ -293,8 +367,27 @@ def _model_fields(serializer, model, skip: tuple[str, ...] = (), related: dict[s
 # serializers' (tests/league/test_export_stream.py).
 ROLL_FIELDS = _model_fields(RollOut, Roll)
 LEDGER_FIELDS = _model_fields(LedgerOut, LedgerEntry)
-MATCH_FIELDS = _model_fields(MatchOut, Match, skip=("teams", "sides", "aftermath", "prematch"))
+MATCH_FIELDS = (
+    *_model_fields(MatchOut, Match, skip=("teams", "sides", "aftermath", "prematch")),
+    ("result_body", "result_body", JSON),
+)
 SIDE_FIELDS = _model_fields(SideOut, MatchTeam, related={"team_name": "team__name"})
+
+
+def _fields(model, names: tuple[str, ...]) -> tuple:
+    """The named fields of `model` as (name, column, kind): a foreign key as its id."""
+    return tuple((name, model._meta.get_field(name).attname, _kind(model._meta.get_field(name))) for name in names)
+
+
+SEASON_FIELDS = _fields(Season, ("number", "name", "status", "started_at", "closed_at", "champion", "final_table"))
+#: An audit entry, its actor as a user id (like every user of the document).
+AUDIT_FIELDS = _fields(AuditEntry, ("at", "actor", "action", "target", "before", "after", "reason"))
+#: A team's post-match sequence, whole: its step, the decision it waits for, its log, carry and journal.
+POSTMATCH_FIELDS = _fields(Aftermath, ("team", "step_index", "complete", "pending", "log", "carry", "journal"))
+#: A dispute: its reason and ruling (the coach and the commissioner as user ids).
+DISPUTE_FIELDS = _fields(
+    Dispute, ("raised_by", "reason", "created_at", "ruling", "ruled_by", "ruled_at", "ruling_reason")
+)
 HISTORY_FIELDS = tuple((name, name, _kind(PlayerMatch._meta.get_field(name))) for name in ("match_id", *ROW_FIELDS))
 
 

@@ -12,6 +12,7 @@ about broken arguments.
 from __future__ import annotations
 
 import inspect
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -24,8 +25,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
-from league import seasons
+from league import importer, seasons
 from league import services as league_services
+from league.export import league_export_stream
 from league.models import Membership
 from matches import aftermath, challenges, corrections, disputes, drafts, prematch, times
 from matches import services as match_services
@@ -49,6 +51,7 @@ SERVICE_MODULES = [
     disputes,
     seasons,
     times,
+    importer,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -70,6 +73,7 @@ NOT_WRITES = {
     "matches.disputes.match_open_dispute": "a read: a match's open dispute, for its page",
     "league.seasons.season_of": "a read: one season of the league",
     "matches.times.match_time_proposals": "a read: a match's proposed times",
+    "league.importer.max_bytes": "a read: the largest import document (a setting)",
 }
 
 #: Take `user`, but are no door: called only inside a service that has already checked its user.
@@ -86,6 +90,7 @@ PRIMITIVES = {
 OPEN_DOORS = {
     "league.services.league_create": "anyone signed in founds a league",
     "league.services.league_join": "anyone signed in joins an open league",
+    "league.importer.league_import": "anyone signed in rebuilds an exported league as his own",
 }
 
 
@@ -197,6 +202,9 @@ PLAYER = lambda w: w.home.players.order_by("number").first().pk  # noqa: E731
 CALLS: dict[str, Call] = {
     # league
     "league.services.league_create": Call(lambda w: {"name": "New Cup", "ruleset": "blitzbowl"}, lambda w: w.bob),
+    "league.importer.league_import": Call(
+        lambda w: {"stream": io.BytesIO(b"".join(league_export_stream(league=w.league)))}, lambda w: w.bob
+    ),
     "league.services.league_join": Call(lambda w: {"league": w.league}, lambda w: UserFactory(username="erin")),
     "league.services.league_update": Call(lambda w: {"league_id": w.league.pk, "name": "X"}, lambda w: w.commissioner),
     "league.services.league_replace_overrides": Call(

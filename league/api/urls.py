@@ -5,7 +5,7 @@ from matches.api import MatchViewSet
 from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
 
-from . import auth, seasons, views
+from . import auth, imports, seasons, views
 from .lookup import ID_PATTERN
 
 
@@ -43,6 +43,7 @@ urlpatterns = [
     path("rulesets/<str:key>/rosters/", views.RosterListView.as_view(), name="api-rosters"),
     path("rulesets/<str:key>/house-rules/", views.HouseRulesView.as_view(), name="api-house-rules"),
     path("matches/<int:pk>/draft/", include("matches.draft_api")),
+    path("leagues/import/", imports.LeagueImportView.as_view(), name="api-league-import"),
     path("leagues/<int:pk>/seasons/", seasons.SeasonListView.as_view(), name="api-league-seasons"),
     path("leagues/<int:pk>/audit/", seasons.AuditListView.as_view(), name="api-league-audit"),
     path(

@@ -10,17 +10,20 @@ from django.db import connection
 from django.db.models import Prefetch
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from rest_framework.fields import DateTimeField
 
 from league import export
+from league.api.seasons import AuditOut, SeasonOut
 from league.api.serializers import LeagueOut
-from league.models import LeagueReport
+from league.audit import audit_record
+from league.models import League, LeagueReport, Season
 from league.reports import report_url
 from league.selectors import league_queryset
 from matches.api import MatchOut, RollOut
-from matches.models import Inducement, Match, PlayerMatch, Prematch, Roll
+from matches.models import Dispute, Inducement, Match, PlayerMatch, Prematch, Roll
 from matches.prematch import inducement_out, prematch_record
 from matches.selectors import match_queryset
-from teams.api import LedgerOut, TeamOut
+from teams.api import LedgerOut, PlayerOut, TeamOut
 from teams.models import LedgerEntry
 from teams.selectors import team_queryset
 from tests.league.test_export import export_doc, play, played_league
@@ -38,8 +41,10 @@ def in_memory_export(league) -> dict:
     ):
         history[row.pop("player_id")].append(row)
     team_docs = TeamOut(teams, many=True, context={}).data
-    for doc in team_docs:
-        for player in doc["players"]:
+    for team, doc in zip(teams, team_docs, strict=True):
+        former = sorted((p for p in team.players.all() if p.left_at), key=lambda p: (p.left_at, p.pk))
+        doc["former_players"] = [PlayerOut(p).data | {"left_at": p.left_at.isoformat()} for p in former]
+        for player in (*doc["players"], *doc["former_players"]):
             player["history"] = history.get(player["id"], [])
     matches = list(
         match_queryset()
@@ -53,7 +58,38 @@ def in_memory_export(league) -> dict:
     match_docs = []
     for match, doc in zip(matches, MatchOut(matches, many=True).data, strict=True):
         doc["prematch"] = prematch_record(getattr(match, "prematch", None))
+        doc["result_body"] = match.result_body
+        # The export lists the post-match sequences in the sides' order (home first), not by team id, so an
+        # imported league (whose ids run in the teams' order) exports them alike.
+        order = {side["team"]: side["order"] for side in doc["sides"]}
+        doc["aftermath"].sort(key=lambda a: order[a["team"]])
+        prematch = getattr(match, "prematch", None)
+        doc["prematch_step"] = prematch.step_index if prematch else None
+        doc["postmatch"] = [
+            {
+                "team": a.team_id,
+                "step_index": a.step_index,
+                "complete": a.complete,
+                "pending": a.pending,
+                "log": a.log,
+                "carry": a.carry,
+                "journal": a.journal,
+            }
+            for a in sorted(match.aftermaths.all(), key=lambda a: order[a.team_id])
+        ]
         doc["inducements"] = [inducement_out(i) for i in match.inducements.all()]
+        doc["disputes"] = [
+            {
+                "raised_by": d.raised_by_id,
+                "reason": d.reason,
+                "created_at": DateTimeField().to_representation(d.created_at),
+                "ruling": d.ruling,
+                "ruled_by": d.ruled_by_id,
+                "ruled_at": d.ruled_at and DateTimeField().to_representation(d.ruled_at),
+                "ruling_reason": d.ruling_reason,
+            }
+            for d in match.disputes.order_by("created_at", "id")
+        ]
         match_docs.append(doc)
     ledgers = {str(t.pk): [] for t in teams}
     entries = list(LedgerEntry.objects.filter(team__league=league).order_by("team_id", "account", "sequence"))
@@ -73,11 +109,26 @@ def in_memory_export(league) -> dict:
                     {
                         "id": r.pk,
                         "week": r.week,
+                        "week_start": r.week_start.isoformat(),
+                        "week_end": r.week_end.isoformat(),
                         "created_at": r.created_at.isoformat(),
                         "url": report_url(r),
                         "data": r.data,
                     }
                     for r in league.reports.order_by("-week_start", "-id")
+                ],
+                "seasons": [
+                    {
+                        k: v
+                        for k, v in (SeasonOut(s).data | {"final_table": s.final_table}).items()
+                        if k not in ("id", "champion_name")
+                    }
+                    for s in league.seasons.order_by("number")
+                ],
+                # Oldest first, the actor as his id.
+                "audit": [
+                    {k: v for k, v in AuditOut(e).data.items() if k != "id"} | {"actor": e.actor_id}
+                    for e in league.audit_entries.order_by("at", "id")
                 ],
             },
             default=str,
@@ -121,6 +172,27 @@ def busy_league(api_as, commissioner, coaches, teams=10, matches=5):
             data={"w": w},
             html="",
         )
+    # Issue 13: a dispute ruled and one open, a player gone to the memorial, a closed season, two audit entries.
+    Dispute.objects.create(
+        match_id=ids[0],
+        raised_by=built[1].coach,
+        reason="wrong score",
+        ruling="rejected",
+        ruled_by=commissioner,
+        ruled_at=now,
+        ruling_reason="as played",
+    )
+    Dispute.objects.create(match_id=ids[0], raised_by=built[1].coach, reason="still wrong")
+    built[0].players.filter(number=11).update(status="dead", left_at=now)
+    Season.objects.filter(league=league, number=1).update(
+        status="closed", closed_at=now, champion=built[0], final_table=[{"position": 1, "team": built[0].pk}]
+    )
+    Season.objects.create(league=league, number=2, name="Second", started_at=now)
+    League.objects.filter(pk=league.pk).update(season=2)
+    for reason in ("first", "second"):
+        audit_record(
+            league=league, actor=commissioner, action="season", target="season 2", after={"n": 2}, reason=reason
+        )
     return league
 
 
@@ -133,13 +205,31 @@ def test_the_streamed_export_equals_the_in_memory_document_across_many_pages(
         monkeypatch.setattr(export, "CHUNK", chunk)
         monkeypatch.setattr(export, "TEAM_CHUNK", team_chunk)
         doc = export_doc(api, league.pk)
-        assert list(doc) == ["exported_at", "league", "house_rules", "teams", "matches", "ledgers", "rolls", "reports"]
+        assert list(doc) == [
+            "exported_at",
+            "league",
+            "house_rules",
+            "teams",
+            "matches",
+            "ledgers",
+            "rolls",
+            "reports",
+            "seasons",
+            "audit",
+        ]
         doc.pop("exported_at")
         assert doc == reference, (chunk, team_chunk)
         assert list(doc["ledgers"]) == list(reference["ledgers"])
     assert len(reference["matches"]) == 5 and len(reference["rolls"]) == 7 and len(reference["reports"]) == 2
     (induced,) = [m for m in reference["matches"] if m["inducements"]]
     assert induced["prematch"]["gate"] == 15_000 and len(induced["inducements"]) == 2
+    # Issue 13: seasons oldest first, the audit oldest first, a match's disputes, the memorial's players.
+    assert [(s["number"], s["status"]) for s in reference["seasons"]] == [(1, "closed"), (2, "open")]
+    assert reference["seasons"][0]["champion"] == reference["teams"][0]["id"]
+    assert [e["reason"] for e in reference["audit"]] == ["first", "second"]
+    assert [d["ruling"] for m in reference["matches"] for d in m["disputes"]] == ["rejected", ""]
+    (gone,) = reference["teams"][0]["former_players"]
+    assert gone["status"] == "dead" and gone["history"] == [] and gone["left_at"]
 
 
 def test_the_export_is_a_streamed_json_answer(api, api_as, commissioner, coach, other_coach, monkeypatch):
