@@ -100,3 +100,8 @@ def may_act_for_side(user: AbstractBaseUser, match: Match, team: Team) -> bool:
 def may_roll_challenge(user: AbstractBaseUser, league: League) -> bool:
     """The league's coaches and commissioners roll Challenges in it."""
     return may_play_in_league(user, league)
+
+
+def may_publish_schedule(user: AbstractBaseUser, league: League) -> bool:
+    """Only the commissioner generates, previews and changes a league's schedules (issue 13, "Schedules")."""
+    return may_run_league(user, league)

@@ -11,6 +11,7 @@ about broken arguments.
 
 from __future__ import annotations
 
+import datetime as dt
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from campaigns.errors import NotPermitted, RuleViolation
 from league import seasons
 from league import services as league_services
 from league.models import Membership
-from matches import aftermath, challenges, corrections, disputes, drafts, prematch
+from matches import aftermath, challenges, corrections, disputes, drafts, prematch, schedules
 from matches import services as match_services
 from teams import services as team_services
 from teams import transfers
@@ -46,6 +47,7 @@ SERVICE_MODULES = [
     drafts,
     disputes,
     seasons,
+    schedules,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -65,6 +67,12 @@ NOT_WRITES = {
     "matches.drafts.draft_state": "a read: a live sheet as the API shows it",
     "league.seasons.league_seasons": "a read: the league's seasons",
     "league.seasons.season_of": "a read: one season of the league",
+    "matches.schedules.league_schedules": "a read: the season's schedules as the pages show them",
+    "matches.schedules.league_bracket": "a read: the season's knockout as the bracket answers it",
+    "matches.schedules.schedule_rounds_out": "a read: a schedule's rounds as the API answers them",
+    "matches.schedules.schedule_round_final": "a hook, no door: match_confirm and match_forfeit call it inside "
+    "their checked transactions once a match is final; it creates a knockout's next round as the schedule's "
+    "publisher",
 }
 
 #: Take `user`, but are no door: called only inside a service that has already checked its user.
@@ -267,6 +275,21 @@ CALLS: dict[str, Call] = {
         lambda w: {"match_id": w.scheduled.pk, "team_id": w.away.pk, "reason": "No show."}, lambda w: w.commissioner
     ),
     "league.seasons.season_start_next": Call(lambda w: {"league_id": w.league.pk}, lambda w: w.commissioner),
+    "matches.schedules.schedule_generate": Call(
+        lambda w: {
+            "league_id": w.league.pk,
+            "format": "round_robin",
+            "start": dt.date(2027, 1, 4),
+            "teams": [w.home.pk, w.away.pk],
+        },
+        lambda w: w.commissioner,
+    ),
+    "matches.schedules.schedule_withdraw": Call(
+        lambda w: {"league_id": w.league.pk, "team": w.home.pk}, lambda w: w.commissioner
+    ),
+    "matches.schedules.schedule_add_team": Call(
+        lambda w: {"league_id": w.league.pk, "team": w.home.pk}, lambda w: w.commissioner
+    ),
     "matches.challenges.challenge_roll": Call(
         lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice
     ),

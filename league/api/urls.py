@@ -4,7 +4,7 @@ from rest_framework.routers import DefaultRouter
 from matches.api import MatchViewSet
 from teams.api import TeamViewSet, TransferViewSet
 
-from . import auth, seasons, views
+from . import auth, schedules, seasons, views
 from .lookup import ID_PATTERN
 
 
@@ -36,5 +36,9 @@ urlpatterns = [
     path("matches/<int:pk>/draft/", include("matches.draft_api")),
     path("leagues/<int:pk>/seasons/", seasons.SeasonListView.as_view(), name="api-league-seasons"),
     path("leagues/<int:pk>/audit/", seasons.AuditListView.as_view(), name="api-league-audit"),
+    path("leagues/<int:pk>/schedule/", schedules.ScheduleView.as_view(), name="api-league-schedule"),
+    path("leagues/<int:pk>/schedule/withdraw/", schedules.WithdrawView.as_view(), name="api-schedule-withdraw"),
+    path("leagues/<int:pk>/schedule/add/", schedules.LateTeamView.as_view(), name="api-schedule-add"),
+    path("leagues/<int:pk>/bracket/", schedules.BracketView.as_view(), name="api-league-bracket"),
     path("", include(router.urls)),
 ]
