@@ -91,15 +91,18 @@ def schedule_rounds_out(schedule: Schedule, *, numbers: Iterable[int] | None = N
     return [_round_out(r.number, r.starts, r.deadline, ids[r.pk], r.byes, r.kind) for r in rounds]
 
 
-def league_schedules(*, league: League, season: int | None = None) -> list[dict]:
-    """The season's schedules (default: the open one) with their rounds, each round's matches with their teams
-    (home first), outcomes and status — what the fixtures, schedule and bracket pages show (four queries)."""
+def league_schedules(*, league: League, season: int | None = None, format: str | None = None) -> list[dict]:
+    """The season's schedules (default: the open one; only `format`'s when given) with their rounds, each
+    round's matches with their teams (home first), outcomes and status — what the fixtures, schedule and bracket
+    pages show (four queries)."""
     season = league.season if season is None else season
-    schedules = list(Schedule.objects.filter(league=league, season=season).order_by("pk"))
+    schedules = Schedule.objects.filter(league=league, season=season).order_by("pk")
+    schedules = list(schedules if format is None else schedules.filter(format=format))
     if not schedules:
         return []
     rounds = list(ScheduleRound.objects.filter(schedule__in=schedules).order_by("schedule_id", "number"))
-    names = dict(Team.objects.filter(league=league).values_list("pk", "name"))
+    listed = {t for schedule in schedules for t in (*schedule.teams, *schedule.withdrawn)}
+    names = dict(Team.objects.filter(pk__in=listed).values_list("pk", "name"))
     matches: dict[int, list[dict]] = {r.pk: [] for r in rounds}
     for match_id, round_id, status, team_id, outcome in (
         MatchTeam.objects.filter(match__schedule_round__in=rounds)
@@ -138,21 +141,21 @@ def league_schedules(*, league: League, season: int | None = None) -> list[dict]
 
 def league_bracket(*, league: League, season: int | None = None) -> dict:
     """The season's knockout as `GET /leagues/{id}/bracket/` answers it: `{rounds: [{round, kind, starts,
-    deadline, matches: [{id, teams, winner, status}], byes}], champion}` (the final's winner, once final). An
-    empty bracket when the season has no knockout."""
-    season = league.season if season is None else season
-    schedule = Schedule.objects.filter(league=league, season=season, format=Schedule.Format.KNOCKOUT).first()
-    if schedule is None:
-        return {"rounds": [], "champion": None, "seeds": []}
-    listed = _league_schedules_one(schedule)
+    deadline, matches: [{id, teams, winner, status}], byes}], champion, seeds, names}` (the champion: the
+    final's winner, once final; `names` team id → name). An empty bracket when the season has no knockout.
+    Four queries."""
+    listed = league_schedules(league=league, season=season, format=Schedule.Format.KNOCKOUT)
+    if not listed:
+        return {"rounds": [], "champion": None, "seeds": [], "names": {}}
+    seeds = listed[0]["teams"]
     champion = None
     rounds = []
-    for rnd in listed:
+    for rnd in listed[0]["rounds"]:
         matches = []
         for m in rnd["matches"]:
             winner = next((t["id"] for t in m["teams"] if t["outcome"] == MatchTeam.Outcome.WIN), None)
             if winner is None and m["status"] == Match.Status.FINAL:  # a draw: the better seed goes through
-                winner = _better_seed(schedule.teams, [t["id"] for t in m["teams"]])
+                winner = _better_seed(seeds, [t["id"] for t in m["teams"]])
             matches.append(
                 {"id": m["id"], "teams": [t["id"] for t in m["teams"]], "winner": winner, "status": m["status"]}
             )
@@ -168,15 +171,9 @@ def league_bracket(*, league: League, season: int | None = None) -> dict:
                 "byes": [b["id"] for b in rnd["byes"]],
             }
         )
-    return {"rounds": rounds, "champion": champion, "seeds": list(schedule.teams)}
-
-
-def _league_schedules_one(schedule: Schedule) -> list[dict]:
-    """One schedule's rounds as `league_schedules` shows them."""
-    for listed in league_schedules(league=schedule.league, season=schedule.season):
-        if listed["id"] == schedule.pk:
-            return listed["rounds"]
-    return []  # pragma: no cover - the schedule was just read
+    names = {t["id"]: t["name"] for rnd in listed[0]["rounds"] for m in rnd["matches"] for t in m["teams"]}
+    names.update({b["id"]: b["name"] for rnd in listed[0]["rounds"] for b in rnd["byes"]})
+    return {"rounds": rounds, "champion": champion, "seeds": list(seeds), "names": names}
 
 
 def _better_seed(seeds: Sequence[int], teams: Sequence[int]) -> int:

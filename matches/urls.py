@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .web import confirm, live, postmatch, prematch, report, result, schedule, shop
+from .web import confirm, live, postmatch, prematch, report, result, schedule, schedules, shop
 
 urlpatterns = [
     path("matches/new/", schedule.match_schedule, name="match-schedule"),
@@ -14,5 +14,7 @@ urlpatterns = [
     path("matches/<int:pk>/prematch/", prematch.prematch_walk, name="match-prematch"),
     path("matches/<int:pk>/inducements/<int:team_id>/", shop.match_inducements, name="match-inducements"),
     path("matches/<int:pk>/live/", live.match_live, name="match-live"),
+    path("leagues/<int:pk>/schedule/", schedules.league_schedule, name="league-schedule"),
+    path("leagues/<int:pk>/bracket/", schedules.league_bracket, name="league-bracket"),
     path("sw.js", live.service_worker, name="service-worker"),
 ]

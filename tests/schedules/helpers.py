@@ -31,3 +31,22 @@ def pairs(match_ids: list[int]) -> list[tuple[int, int]]:
     ):
         sides.setdefault(match_id, []).append(team_id)
     return [tuple(sides[m]) for m in match_ids]
+
+
+def bulk_ready_teams(league, n: int) -> list[int]:
+    """`n` Hume teams of `league` made in two inserts (no players: a schedule needs none), out of creation."""
+    from django.contrib.auth import get_user_model
+
+    from teams.models import Roster
+
+    User = get_user_model()
+    tag = f"{league.pk}-{Team.objects.count()}"
+    coaches = User.objects.bulk_create([User(username=f"bulk-{tag}-{i}") for i in range(n)])
+    roster = Roster.objects.get(ruleset="blitzbowl", key="hume")
+    made = Team.objects.bulk_create(
+        [
+            Team(league=league, coach=c, name=f"Bulk {tag} {i:03d}", roster=roster, creation_closed_at=timezone.now())
+            for i, c in enumerate(coaches)
+        ]
+    )
+    return [t.pk for t in made]

@@ -153,4 +153,9 @@ def test_h_a_drawn_knockout_match_sends_the_better_seed_through(api_as, league, 
 
 
 def test_the_bracket_of_a_season_without_a_knockout_is_empty(api, league):
-    assert api.get(f"/api/v1/leagues/{league.pk}/bracket/").json() == {"rounds": [], "champion": None, "seeds": []}
+    assert api.get(f"/api/v1/leagues/{league.pk}/bracket/").json() == {
+        "rounds": [],
+        "champion": None,
+        "seeds": [],
+        "names": {},
+    }
