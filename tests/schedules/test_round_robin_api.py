@@ -201,3 +201,27 @@ def test_a_late_team_is_added_to_the_remaining_rounds(api_as, league, commission
     late.refresh_from_db()
     assert not late.in_creation and ScheduleRound.objects.count() == 5
     assert client.post(URL.format(league.pk) + "add/", {"team": late.pk}, format="json").status_code == 400
+
+
+def test_in_a_swiss_a_withdrawn_teams_match_becomes_a_bye_and_a_late_team_is_paired_next_round(
+    api_as, league, commissioner
+):
+    """Four teams A–D: round 1 A–B, C–D. D withdraws before playing: its match goes and C rests instead. A late
+    team E joins: it is in the Swiss' teams from the next round on (A, B, C, E: four again, no bye)."""
+    A, B, C, D, E = five_teams(league)
+    client = api_as(commissioner)
+    body = {"format": "swiss", "start": "2027-01-04", "teams": [A, B, C, D]}
+    (r1,) = client.post(URL.format(league.pk), body, format="json").json()["rounds"]
+    assert pairs(r1["matches"]) == [(A, B), (C, D)]
+    r = client.post(URL.format(league.pk) + "withdraw/", {"team": D, "format": "swiss"}, format="json")
+    assert r.status_code == 200, r.json()
+    (after,) = r.json()["rounds"]
+    assert after["matches"] == [r1["matches"][0]] and after["byes"] == [C]
+    r = client.post(URL.format(league.pk) + "add/", {"team": E, "format": "swiss"}, format="json")
+    assert r.status_code == 201, r.json()
+    client.post(f"/api/v1/matches/{r1['matches'][0]}/forfeit/", {"team": B, "reason": "No show."}, format="json")
+    (r2,) = client.post(URL.format(league.pk), {"format": "swiss"}, format="json").json()["rounds"]
+    teams = {t for pair in pairs(r2["matches"]) for t in pair}
+    assert teams == {A, B, C, E} and r2["bye"] is None
+    r = client.post(URL.format(league.pk) + "withdraw/", {"team": A, "format": "knockout"}, format="json")
+    assert r.status_code == 400 and "format" in r.json()
