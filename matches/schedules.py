@@ -32,7 +32,7 @@ from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.scheduling import KnockoutRound, Pairing, Round
 from league.audit import audit_record
 from league.models import League
-from teams.models import Team
+from teams.models import LedgerEntry, Team
 
 from . import lifecycle, policy
 from .locks import lock_teams
@@ -611,6 +611,11 @@ def schedule_withdraw(
         played = [p for _mid, st, p in mine if st == Match.Status.FINAL]
         changed = scheduling.withdraw(pure, team, played=played)
         dropped = [mid for mid, st, _p in mine if st != Match.Status.FINAL]
+        spent = LedgerEntry.objects.filter(match_id__in=dropped).order_by("match_id").values("match_id").first()
+        if spent is not None:  # the ledger keeps its entries and what they belong to
+            raise ScheduleConflict(
+                f"Match {spent['match_id']}'s pre-match sequence has moved gil: record a forfeit for it first."
+            )
         lock_teams([team])
         Match.objects.filter(pk__in=dropped).delete()
         for row, rnd in zip(rows, changed.rounds, strict=True):

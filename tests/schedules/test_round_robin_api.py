@@ -225,3 +225,26 @@ def test_in_a_swiss_a_withdrawn_teams_match_becomes_a_bye_and_a_late_team_is_pai
     assert teams == {A, B, C, E} and r2["bye"] is None
     r = client.post(URL.format(league.pk) + "withdraw/", {"team": A, "format": "knockout"}, format="json")
     assert r.status_code == 400 and "format" in r.json()
+
+
+def test_a_withdrawal_is_409_while_an_unplayed_matchs_pre_match_has_moved_gil(api_as, league, commissioner):
+    """The ledger keeps its entries and the match each belongs to: such a match is forfeited, not deleted."""
+    from teams.models import LedgerEntry
+
+    A, B, *_ = five_teams(league)
+    client = api_as(commissioner)
+    body = {"format": "round_robin", "start": "2027-01-04", "teams": [A, B]}
+    (rnd,) = client.post(URL.format(league.pk), body, format="json").json()["rounds"]
+    last = LedgerEntry.objects.filter(team_id=A).order_by("-sequence").first()
+    LedgerEntry.objects.create(
+        team_id=A,
+        sequence=last.sequence + 1,
+        amount=-1000,
+        balance_after=last.balance_after - 1000,
+        kind=last.kind,
+        reason="Inducement",
+        match_id=rnd["matches"][0],
+    )
+    r = client.post(URL.format(league.pk) + "withdraw/", {"team": A}, format="json")
+    assert r.status_code == 409 and "forfeit" in r.json()["detail"]
+    assert Match.objects.filter(pk=rnd["matches"][0]).exists()
