@@ -66,6 +66,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.api.views",
             "league.api.serializers",
             "league.api.seasons",
+            "league.api.schedules",
             "league.seasons",  # closing a season reads the matches' table and sequences
             "league.web.*",
             "league.export",

@@ -12,7 +12,7 @@ from campaigns.errors import NotPermitted, RuleViolation
 from league.audit import audit_record
 from league.models import league_activity_changed, league_table_changed
 
-from . import lifecycle, policy
+from . import lifecycle, policy, schedules
 from .locks import lock_teams
 from .models import Dispute, Match, MatchTeam
 
@@ -134,6 +134,7 @@ def match_forfeit(*, user: AbstractBaseUser, match_id: int, team_id: object, rea
         match.result = {"forfeit": {"team": team_id, "reason": text}}
         match.confirmed_by, match.confirmed_at = user, timezone.now()
         match.save(update_fields=["status", "result", "confirmed_by", "confirmed_at"])
+        schedules.schedule_round_final(match)  # a knockout round closed: the bracket's next round
         league_table_changed(match.league_id)
         audit_record(
             league=match.league,

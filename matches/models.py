@@ -29,11 +29,15 @@ class Match(models.Model):
     #: The number of the league's season the match belongs to (`Season.number`); the services set the league's
     #: open season (`League.season`). The default serves a league's first season.
     season = models.PositiveSmallIntegerField(default=1)
-    #: The schedule round it was generated in (league/schedules.py), or null for a match scheduled by hand.
+    #: The schedule round it was generated in (matches/schedules.py), or null for a match scheduled by hand.
     round = models.PositiveSmallIntegerField(null=True, blank=True)
     #: When it is to be played (agreed by the coaches, or the round's start) and by when its result is due.
     scheduled_for = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    #: The generated schedule's round it belongs to (matches/schedules.py), null for a match scheduled by hand.
+    schedule_round = models.ForeignKey(
+        "ScheduleRound", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
+    )
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.LEAGUE)
     event = models.CharField(max_length=12, choices=Event.choices, blank=True, default="")
     stadium = models.ForeignKey("league.Stadium", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -398,3 +402,57 @@ class MatchReminder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} reminder of {self.match} to {self.user} ({self.state})"
+
+
+class Schedule(models.Model):
+    """A generated schedule of a league's season (issue 13, "Schedules"; matches/schedules.py makes it): a round
+    robin, a knockout bracket or a Swiss, one of each format per season. `teams` are the teams still in it in
+    seeding order (a knockout's seeds, best first); `withdrawn` the ones that left it."""
+
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "Round robin"
+        KNOCKOUT = "knockout", "Knockout"
+        SWISS = "swiss", "Swiss"
+
+    league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="schedules")
+    season = models.PositiveSmallIntegerField()
+    format = models.CharField(max_length=12, choices=Format.choices)
+    legs = models.PositiveSmallIntegerField(default=1)
+    days_per_round = models.PositiveSmallIntegerField(default=7)
+    start = models.DateField()
+    teams = models.JSONField(default=list)
+    withdrawn = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "season", "format"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "season", "format"], name="schedule_one_format_per_season"),
+            models.CheckConstraint(
+                condition=Q(format__in=["round_robin", "knockout", "swiss"]), name="schedule_format_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_format_display()} of season {self.season}"
+
+
+class ScheduleRound(models.Model):
+    """One round of a schedule: its dates (`deadline` is its last day), the teams resting (`byes`) and, for a
+    knockout, its kind and its slots in bracket order ([home, away] for a match, a team id for a bye)."""
+
+    schedule = models.ForeignKey(Schedule, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    starts = models.DateField()
+    deadline = models.DateField()
+    byes = models.JSONField(default=list, blank=True)
+    kind = models.CharField(max_length=10, blank=True, default="")
+    slots = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["schedule", "number"]
+        constraints = [models.UniqueConstraint(fields=["schedule", "number"], name="scheduleround_unique_number")]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"

@@ -110,3 +110,8 @@ def may_propose_time(user: AbstractBaseUser, match: Match) -> bool:
 def may_accept_time(user: AbstractBaseUser, match: Match, proposing_team_id: int) -> bool:
     """The opponent — a coach of a side other than the proposing one — accepts a proposed time."""
     return _coaches_one_of(user, [team for team in _teams(match) if team.pk != proposing_team_id])
+
+
+def may_publish_schedule(user: AbstractBaseUser, league: League) -> bool:
+    """Only the commissioner generates, previews and changes a league's schedules (issue 13, "Schedules")."""
+    return may_run_league(user, league)

@@ -24,7 +24,18 @@ def match_queryset() -> QuerySet[Match]:
 
 
 #: What the league page's and the match lists' rows show of a match (the heavy JSON columns stay behind).
-_LISTED = ("id", "league_id", "kind", "status", "created_at", "confirmed_at", "stadium__name")
+_LISTED = (
+    "id",
+    "league_id",
+    "kind",
+    "status",
+    "created_at",
+    "confirmed_at",
+    "stadium__name",
+    "round",
+    "scheduled_for",
+    "deadline",
+)
 
 
 def league_fixtures(*, league: League) -> QuerySet[Match]:

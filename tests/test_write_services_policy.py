@@ -11,6 +11,7 @@ about broken arguments.
 
 from __future__ import annotations
 
+import datetime as dt
 import inspect
 import io
 from collections.abc import Callable
@@ -29,7 +30,7 @@ from league import importer, seasons
 from league import services as league_services
 from league.export import league_export_stream
 from league.models import Membership
-from matches import aftermath, challenges, corrections, disputes, drafts, prematch, times
+from matches import aftermath, challenges, corrections, disputes, drafts, prematch, schedules, times
 from matches import services as match_services
 from teams import services as team_services
 from teams import transfers
@@ -52,6 +53,7 @@ SERVICE_MODULES = [
     seasons,
     times,
     importer,
+    schedules,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -74,6 +76,12 @@ NOT_WRITES = {
     "league.seasons.season_of": "a read: one season of the league",
     "matches.times.match_time_proposals": "a read: a match's proposed times",
     "league.importer.max_bytes": "a read: the largest import document (a setting)",
+    "matches.schedules.league_schedules": "a read: the season's schedules as the pages show them",
+    "matches.schedules.league_bracket": "a read: the season's knockout as the bracket answers it",
+    "matches.schedules.schedule_rounds_out": "a read: a schedule's rounds as the API answers them",
+    "matches.schedules.schedule_round_final": "a hook, no door: match_confirm and match_forfeit call it inside "
+    "their checked transactions once a match is final; it creates a knockout's next round as the schedule's "
+    "publisher",
 }
 
 #: Take `user`, but are no door: called only inside a service that has already checked its user.
@@ -294,6 +302,21 @@ CALLS: dict[str, Call] = {
     ),
     "matches.times.match_time_accept": Call(
         lambda w: {"match_id": w.scheduled.pk, "proposal_id": w.proposal.pk}, lambda w: w.bob
+    ),
+    "matches.schedules.schedule_generate": Call(
+        lambda w: {
+            "league_id": w.league.pk,
+            "format": "round_robin",
+            "start": dt.date(2027, 1, 4),
+            "teams": [w.home.pk, w.away.pk],
+        },
+        lambda w: w.commissioner,
+    ),
+    "matches.schedules.schedule_withdraw": Call(
+        lambda w: {"league_id": w.league.pk, "team": w.home.pk}, lambda w: w.commissioner
+    ),
+    "matches.schedules.schedule_add_team": Call(
+        lambda w: {"league_id": w.league.pk, "team": w.home.pk}, lambda w: w.commissioner
     ),
     "matches.challenges.challenge_roll": Call(
         lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice

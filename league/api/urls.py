@@ -5,7 +5,7 @@ from matches.api import MatchViewSet
 from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
 
-from . import auth, imports, seasons, views
+from . import auth, imports, schedules, seasons, views
 from .lookup import ID_PATTERN
 
 
@@ -55,5 +55,9 @@ urlpatterns = [
     path(
         "matches/<int:pk>/times/<int:proposal_id>/accept/", MatchTimeAcceptView.as_view(), name="api-match-time-accept"
     ),
+    path("leagues/<int:pk>/schedule/", schedules.ScheduleView.as_view(), name="api-league-schedule"),
+    path("leagues/<int:pk>/schedule/withdraw/", schedules.WithdrawView.as_view(), name="api-schedule-withdraw"),
+    path("leagues/<int:pk>/schedule/add/", schedules.LateTeamView.as_view(), name="api-schedule-add"),
+    path("leagues/<int:pk>/bracket/", schedules.BracketView.as_view(), name="api-league-bracket"),
     path("", include(router.urls)),
 ]
