@@ -40,6 +40,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.api",
             "league.api.auth",
             "league.api.errors",
+            "league.api.fields",
             "league.api.filters",
             "league.api.lookup",
             "league.api.pagination",

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from campaigns.rulesets.elfball.rules import MAX_TESTS_TO_WIN
 from league.api.errors import validated
+from league.api.fields import TextField
 from league.api.lookup import object_or_404, path_id
 from league.models import League
 
@@ -123,22 +124,22 @@ class MatchIn(serializers.Serializer):
 
 
 class RejectIn(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=disputes.REASON_MAX)
+    reason = TextField(required=False, allow_blank=True, default="", max_length=disputes.REASON_MAX)
 
 
 class DisputeIn(serializers.Serializer):
-    reason = serializers.CharField(max_length=disputes.REASON_MAX, help_text="Why the result is wrong, in words.")
+    reason = TextField(max_length=disputes.REASON_MAX, help_text="Why the result is wrong, in words.")
 
 
 class RulingIn(serializers.Serializer):
     ruling = serializers.ChoiceField(choices=disputes.RULINGS)
-    reason = serializers.CharField(max_length=disputes.REASON_MAX)
+    reason = TextField(max_length=disputes.REASON_MAX)
     result = serializers.JSONField(required=False, help_text="The corrected result body (ruling `correct`).")
 
 
 class ForfeitIn(serializers.Serializer):
     team = serializers.IntegerField(help_text="The team at fault: it loses by forfeit.")
-    reason = serializers.CharField(max_length=disputes.REASON_MAX)
+    reason = TextField(max_length=disputes.REASON_MAX)
 
 
 class ResultSideIn(serializers.Serializer):

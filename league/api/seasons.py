@@ -4,7 +4,7 @@ league/seasons.py and league/audit.py."""
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import generics, serializers, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -16,12 +16,13 @@ from league.policy import may_run_league
 from league.seasons import league_seasons, league_set_next_season_rules, season_start_next
 
 from .errors import validated
+from .fields import TextField
 from .lookup import object_or_404
 from .pagination import Pagination
 
 
 class SeasonOut(serializers.ModelSerializer):
-    champion_name = serializers.CharField(source="champion.name", default=None, read_only=True)
+    champion_name = serializers.CharField(source="champion.name", default=None, read_only=True, allow_null=True)
 
     class Meta:
         model = Season
@@ -29,7 +30,7 @@ class SeasonOut(serializers.ModelSerializer):
 
 
 class SeasonIn(serializers.Serializer):
-    name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    name = TextField(max_length=100, required=False, allow_blank=True, default="")
 
 
 class AuditOut(serializers.ModelSerializer):
@@ -69,19 +70,24 @@ class SeasonListView(APIView):
         return Response(SeasonOut(season).data, status=status.HTTP_201_CREATED)
 
 
-class AuditListView(APIView):
+class AuditListView(generics.ListAPIView):
     """The league's audit (commissioner): every commissioner action, newest first, in pages."""
 
+    serializer_class = AuditOut
+    pagination_class = Pagination
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=AuditOut(many=True))
-    def get(self, request, pk: int):
-        league = object_or_404(League, pk=pk)
-        if not may_run_league(request.user, league):
+    def get_queryset(self):
+        league = object_or_404(League, pk=self.kwargs["pk"])
+        if not may_run_league(self.request.user, league):
             raise NotPermitted("Only the league's commissioner reads its audit.")
-        paginator = Pagination()
-        page = paginator.paginate_queryset(league_audit(league=league), request, view=self)
-        return paginator.get_paginated_response(AuditOut(page, many=True).data)
+        return league_audit(league=league)
+
+    @extend_schema(
+        responses={200: AuditOut(many=True), 403: OpenApiResponse(description="Not a commissioner of this league.")}
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
 
 class NextSeasonRulesIn(serializers.Serializer):

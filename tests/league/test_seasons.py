@@ -155,6 +155,7 @@ def test_only_the_commissioner_turns_the_season_and_a_name_is_bounded(api_as, le
     assert_refused(api_as(coach).post(seasons_url(league), {}, format="json"), 403)
     assert_refused(api_as(None).post(seasons_url(league), {}, format="json"), (401, 403))
     assert_refused(api_as(commissioner).post(seasons_url(league), {"name": "x" * 101}, format="json"), 400, "name")
+    assert_refused(api_as(commissioner).post(seasons_url(league), {"name": 2}, format="json"), 400, "name")
     assert Season.objects.filter(league=league).count() == 1
     assert api_as(None).get("/api/v1/leagues/999999/seasons/").status_code == 404
 
