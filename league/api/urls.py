@@ -4,7 +4,7 @@ from rest_framework.routers import DefaultRouter
 from matches.api import MatchViewSet
 from teams.api import TeamViewSet, TransferViewSet
 
-from . import auth, seasons, views
+from . import auth, desk, seasons, views
 from .lookup import ID_PATTERN
 
 
@@ -36,5 +36,22 @@ urlpatterns = [
     path("matches/<int:pk>/draft/", include("matches.draft_api")),
     path("leagues/<int:pk>/seasons/", seasons.SeasonListView.as_view(), name="api-league-seasons"),
     path("leagues/<int:pk>/audit/", seasons.AuditListView.as_view(), name="api-league-audit"),
+    path("leagues/<int:pk>/queue/", desk.QueueView.as_view(), name="api-league-queue"),
+    path("leagues/<int:pk>/invite-links/", desk.InviteLinkView.as_view(), name="api-league-invite-links"),
+    path("leagues/<int:pk>/join-requests/", desk.JoinRequestListView.as_view(), name="api-league-join-requests"),
+    path(
+        "leagues/<int:pk>/join-requests/<int:request_id>/approve/",
+        desk.JoinRequestDecisionView.as_view(decision="approve"),
+        name="api-join-request-approve",
+    ),
+    path(
+        "leagues/<int:pk>/join-requests/<int:request_id>/refuse/",
+        desk.JoinRequestDecisionView.as_view(decision="refuse"),
+        name="api-join-request-refuse",
+    ),
+    path("leagues/<int:pk>/members/<int:user_id>/remove/", desk.MemberRemoveView.as_view(), name="api-member-remove"),
+    path("invite-links/join/", desk.InviteLinkJoinView.as_view(), name="api-invite-link-join"),
+    path("teams/<int:pk>/adjustments/", desk.AdjustmentView.as_view(), name="api-team-adjustments"),
+    path("teams/<int:pk>/reassign/", desk.TeamReassignView.as_view(), name="api-team-reassign"),
     path("", include(router.urls)),
 ]

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from league.policy import may_run_league
 from teams.models import Player, Team
 from teams.policy import may_coach_team
 from teams.selectors import (
@@ -93,7 +94,13 @@ def sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
 
 
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return render(request, "teams/team_detail.html", sheet_context(request, pk))
+    context = sheet_context(request, pk)
+    team = context["team"]
+    # The commissioner's gil adjustment form (Blitz Bowl's treasury; one query, for signed-in visitors only).
+    context["runs_league"] = (
+        request.user.is_authenticated and context["economy"] == "gil" and may_run_league(request.user, team.league)
+    )
+    return render(request, "teams/team_detail.html", context)
 
 
 def sheet_response(request: HttpRequest, pk: int, **extra) -> HttpResponse:
