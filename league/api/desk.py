@@ -51,7 +51,7 @@ class AdjustmentOut(serializers.ModelSerializer):
 class InviteLinkOut(serializers.Serializer):
     url = serializers.CharField()
     token = serializers.CharField()
-    league = serializers.IntegerField(source="league_id")
+    league = serializers.IntegerField()
     expires_at = serializers.DateTimeField()
 
 
@@ -129,8 +129,8 @@ class InviteLinkView(APIView):
     def post(self, request, pk: int):
         league = object_or_404(League, pk=pk)
         link = joining.invite_link_create(user=request.user, league=league)
-        out = InviteLinkOut(link).data | {"url": link_url(request, link.token)}
-        return Response(out, status=status.HTTP_201_CREATED)
+        out = {"url": link_url(request, link.token), "token": link.token, "league": link.league_id}
+        return Response(InviteLinkOut(out | {"expires_at": link.expires_at}).data, status=status.HTTP_201_CREATED)
 
 
 class InviteLinkJoinView(APIView):
