@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -229,7 +230,7 @@ def team_adjust(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(Team, pk=pk)
     amount = request.POST.get("amount", "").strip()
     try:
-        if not amount.lstrip("-").isdigit() or len(amount) > 12:
+        if not re.fullmatch(r"-?[0-9]{1,12}", amount):
             raise RuleViolation("amount is a whole number of gil (negative takes gil away).", field="amount")
         entry = adjustments.team_adjust(user=request.user, team_id=team.pk, amount=int(amount), reason=_reason(request))
         messages.success(request, f"Adjusted by {entry.amount:+,} gil: the treasury holds {entry.balance_after:,}.")
