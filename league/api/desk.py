@@ -26,7 +26,8 @@ from .serializers import MembershipOut
 
 
 class QueueItemOut(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=[(k, k) for k in KINDS])
+    # A string, not a choice field: an enum named "kind" would collide in the schema with the match's kinds.
+    kind = serializers.CharField(help_text=f"One of {', '.join(KINDS)}.")
     match = serializers.IntegerField(allow_null=True)
     team = serializers.IntegerField(allow_null=True)
     since = serializers.DateTimeField()

@@ -11,17 +11,11 @@ from matches import disputes
 from matches import services as match_services
 from matches.models import Match
 from tests.factories import UserFactory
+from tests.matches import conftest as match_fixtures
 from tests.matches.conftest import full_team
 
-
-@pytest.fixture
-def home(league, coach):
-    return full_team(league, coach, "Home")
-
-
-@pytest.fixture
-def away(league, other_coach):
-    return full_team(league, other_coach, "Away")
+#: Alice's Home and Bob's Away, eleven Humes each: the matches' fixtures, shared.
+home, away = match_fixtures.home, match_fixtures.away
 
 
 def result_body(home, away, score=(1, 0)) -> dict:
