@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.apps",
             "league.layers",
             "league.audit",
+            "league.joining",
             "league.migrations.*",
         ),
     ),
@@ -68,6 +69,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.api.serializers",
             "league.api.seasons",
             "league.api.schedules",
+            "league.api.desk",
+            "league.queue",  # the commissioner's queue reads matches, transfers and requests to join
             "league.seasons",  # closing a season reads the matches' table and sequences
             "league.web.*",
             "league.export",

@@ -346,3 +346,38 @@ class LoginAttempt(models.Model):
     def __str__(self) -> str:
         outcome = "ok" if self.succeeded else "failed"
         return f"{self.username_norm} from {self.address} at {self.at:%Y-%m-%d %H:%M:%S}: {outcome}"
+
+
+class JoinRequest(models.Model):
+    """A signed-in user asks to coach in an invite-only league (issue 13, "Membership"); the commissioner
+    approves (he becomes a coach member) or refuses. At most one request per league and user waits at a time."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Pending"
+        APPROVED = "approved", "Approved"
+        REFUSED = "refused", "Refused"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="join_requests")
+    message = models.CharField(max_length=500, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "user"], condition=Q(state="pending"), name="join_request_one_pending_per_user"
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["pending", "approved", "refused"]), name="join_request_state_known"
+            ),
+        ]
+        indexes = [models.Index(fields=["league", "state", "created_at"], name="join_request_league_queue")]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks to join {self.league} ({self.state})"

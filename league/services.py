@@ -13,6 +13,7 @@ from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
 
 from . import policy
+from .audit import audit_record
 from .models import Invitation, League, Membership, Season, Stadium, league_table_changed, new_table_version
 
 
@@ -57,7 +58,9 @@ def league_update(
                 raise RuleViolation(" ".join(messages), field=field) from exc
         if overrides is not None:
             league.rules.validate_house_rules(overrides)
+            before = league.house_rules_overrides
             league.house_rules_overrides = house_rules.merge(league.house_rules_overrides, overrides)
+            _audit_house_rules(user, league, before)
             # The table's tie-breakers may have changed (saved with the league below, in this transaction).
             league.table_version = league_table_changed(league.pk)
         if name is not None:
@@ -76,6 +79,19 @@ def _check_runs(user: AbstractBaseUser, league: League) -> None:
         raise NotPermitted("Only a commissioner of this league may change its settings.")
 
 
+def _audit_house_rules(user: AbstractBaseUser, league: League, before: dict) -> None:
+    """A house-rule change is in the audit with the overrides before and after (an unchanged set is no change)."""
+    if before != league.house_rules_overrides:
+        audit_record(
+            league=league,
+            actor=user,
+            action="house_rules",
+            target=f"league {league.pk}",
+            before=before,
+            after=league.house_rules_overrides,
+        )
+
+
 #: The league fields that say when its weekly report is written.
 REPORT_SETTINGS = ("reports_enabled", "report_weekday", "report_hour", "timezone")
 
@@ -85,7 +101,9 @@ def league_replace_overrides(*, user: AbstractBaseUser, league_id: int, override
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league_id)
         _check_runs(user, league)
+        before = league.house_rules_overrides
         league.house_rules_overrides = league.rules.validate_house_rules(overrides)
+        _audit_house_rules(user, league, before)
         league.table_version = league_table_changed(league.pk)
         league.save(update_fields=["house_rules_overrides", "table_version"])
     return league
@@ -118,7 +136,15 @@ def invitation_create(*, user: AbstractBaseUser, league: League, username: str, 
             raise InvitationConflict(
                 f"{username} is already invited as {pending.role}: wait for the answer before inviting again."
             )
-        return Invitation.objects.create(league=league, user=invitee, role=role, invited_by=user)
+        invitation = Invitation.objects.create(league=league, user=invitee, role=role, invited_by=user)
+        audit_record(
+            league=league,
+            actor=user,
+            action="invitation",
+            target=f"user {invitee.pk} ({invitee.get_username()})",
+            after={"role": role, "state": Invitation.State.PENDING},
+        )
+        return invitation
 
 
 def invitation_accept(*, user: AbstractBaseUser, invitation_id: int) -> Membership:

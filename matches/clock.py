@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from league.models import League
 
+from . import overdue
 from .models import Match, MatchReminder, MatchTeam
 
 log = logging.getLogger(__name__)
@@ -166,12 +167,7 @@ def clock_tick(now: datetime | None = None, *, base_url: str = "") -> dict[str, 
 
 
 def overdue_matches(*, league: League, now: datetime | None = None) -> QuerySet[Match]:
-    """The league's matches of its open season still to be played past their deadline, the longest overdue
-    first, each with its sides and their teams (two queries when evaluated). A submitted or disputed result is
-    not overdue: it waits for its confirmation or ruling, and the queue lists it as such."""
-    now = now or timezone.now()
-    return (
-        Match.objects.filter(league=league, season=league.season, status=Match.Status.SCHEDULED, deadline__lt=now)
-        .prefetch_related(Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("order")))
-        .order_by("deadline", "pk")
-    )
+    """`matches.overdue.overdue_matches` (the one definition of overdue), each with its sides and their teams
+    (two queries when evaluated), for the clock's pages and mails."""
+    sides = Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("order"))
+    return overdue.overdue_matches(league=league, now=now).prefetch_related(sides)

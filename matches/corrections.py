@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
+from league.audit import audit_record
 from league.models import league_table_changed
 
 from . import effects, lifecycle, policy
@@ -37,6 +38,7 @@ def match_correct(*, user: AbstractBaseUser, match_id: int, body: object) -> Mat
             raise RuleViolation("Only a team's latest match can be corrected: a later result already builds on it.")
         lock_teams(team_ids)
         # Undo the old result, then validate the corrected one against the rosters as they stood before the match.
+        before = match.result
         undone = effects.result_undo(match, user=user)
         result = parse_match_result(match, body)
         match.corrections = [*match.corrections, {**undone, "by": user.pk, "at": timezone.now().isoformat()}]
@@ -49,4 +51,12 @@ def match_correct(*, user: AbstractBaseUser, match_id: int, body: object) -> Mat
         match.confirmed_by = user
         match.confirmed_at = timezone.now()
         match.save(update_fields=["status", "result", "confirmed_by", "confirmed_at", "journal"])
+        audit_record(
+            league=match.league,
+            actor=user,
+            action="correction",
+            target=f"match {match.pk}",
+            before={"result": before},
+            after={"result": match.result},
+        )
     return match

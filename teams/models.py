@@ -75,7 +75,11 @@ class Position(models.Model):
 
 class Team(models.Model):
     league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="teams")
-    coach = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="teams")
+    #: Null while the team has no coach: its coach was removed from the league and the commissioner has not
+    #: reassigned it yet (league/membership.py); the team, its players and its ledger stay.
+    coach = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="teams"
+    )
     name = models.CharField(max_length=100)
     roster = models.ForeignKey(Roster, on_delete=models.PROTECT, related_name="teams")
     fan_factor = models.PositiveSmallIntegerField(default=0)

@@ -30,6 +30,8 @@ def transfer_propose(*, user: AbstractBaseUser, player_id: int, to_team_id: int,
     buyer = Team.objects.filter(pk=to_team_id).first()
     if buyer is None or buyer.league_id != seller.league_id:
         raise RuleViolation("The receiving team must be another team of the same league.", field="to_team")
+    if buyer.coach_id is None:
+        raise RuleViolation(f"{buyer.name} has no coach to accept a transfer until it is reassigned.", field="to_team")
     if buyer.coach_id == seller.coach_id:
         raise RuleViolation("A coach may not move players between his own teams.", field="to_team")
     if buyer.roster_id != seller.roster_id:

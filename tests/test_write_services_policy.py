@@ -26,14 +26,14 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
-from league import importer, seasons
+from league import importer, joining, seasons
 from league import services as league_services
 from league.export import league_export_stream
-from league.models import Membership
+from league.models import JoinRequest, Membership
 from matches import aftermath, challenges, corrections, disputes, drafts, prematch, schedules, times
 from matches import services as match_services
+from teams import adjustments, members, transfers
 from teams import services as team_services
-from teams import transfers
 from tests.factories import UserFactory
 from tests.matches.conftest import full_team
 
@@ -54,6 +54,9 @@ SERVICE_MODULES = [
     times,
     importer,
     schedules,
+    joining,
+    members,
+    adjustments,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -82,6 +85,8 @@ NOT_WRITES = {
     "matches.schedules.schedule_round_final": "a hook, no door: match_confirm and match_forfeit call it inside "
     "their checked transactions once a match is final; it creates a knockout's next round as the schedule's "
     "publisher",
+    "league.joining.invite_link_read": "a read: checks an invite link's signature and age, says what it opens",
+    "league.joining.link_ttl": "a read: how long an invite link is valid (the setting)",
 }
 
 #: Take `user`, but are no door: called only inside a service that has already checked its user.
@@ -99,6 +104,8 @@ OPEN_DOORS = {
     "league.services.league_create": "anyone signed in founds a league",
     "league.services.league_join": "anyone signed in joins an open league",
     "league.importer.league_import": "anyone signed in rebuilds an exported league as his own",
+    "league.joining.invite_link_join": "anyone signed in who holds a valid invite link joins its league",
+    "league.joining.join_request_create": "anyone signed in asks to join an invite-only league",
 }
 
 
@@ -188,6 +195,15 @@ class World:
         return league_services.invitation_create(
             user=self.commissioner, league=self.league, username=self.carol.username, role="coach"
         )
+
+    @cached_property
+    def invite_link(self):
+        return joining.invite_link_create(user=self.commissioner, league=self.league)
+
+    @cached_property
+    def join_request(self):
+        """carol asks to join (made directly: the world's league is open, where one simply joins)."""
+        return JoinRequest.objects.create(league=self.league, user=self.carol, message="Let me in")
 
     @cached_property
     def dave(self):
@@ -292,6 +308,20 @@ CALLS: dict[str, Call] = {
     ),
     "matches.disputes.match_forfeit": Call(
         lambda w: {"match_id": w.scheduled.pk, "team_id": w.away.pk, "reason": "No show."}, lambda w: w.commissioner
+    ),
+    "league.joining.invite_link_create": Call(lambda w: {"league": w.league}, lambda w: w.commissioner),
+    "league.joining.invite_link_join": Call(lambda w: {"token": w.invite_link.token}, lambda w: w.carol),
+    "league.joining.join_request_create": Call(lambda w: {"league": w.league}, lambda w: w.carol),
+    "league.joining.join_request_approve": Call(lambda w: {"request_id": w.join_request.pk}, lambda w: w.commissioner),
+    "league.joining.join_request_refuse": Call(lambda w: {"request_id": w.join_request.pk}, lambda w: w.commissioner),
+    "teams.members.member_remove": Call(
+        lambda w: {"league_id": w.league.pk, "member_id": w.bob.pk}, lambda w: w.commissioner
+    ),
+    "teams.members.team_reassign": Call(
+        lambda w: {"team_id": w.home.pk, "coach_id": w.dave.pk}, lambda w: w.commissioner
+    ),
+    "teams.adjustments.team_adjust": Call(
+        lambda w: {"team_id": w.home.pk, "amount": 5_000, "reason": "League bonus"}, lambda w: w.commissioner
     ),
     "league.seasons.season_start_next": Call(lambda w: {"league_id": w.league.pk}, lambda w: w.commissioner),
     "league.seasons.league_set_next_season_rules": Call(

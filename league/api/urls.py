@@ -5,7 +5,7 @@ from matches.api import MatchViewSet
 from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
 
-from . import auth, imports, schedules, seasons, views
+from . import auth, desk, imports, schedules, seasons, views
 from .lookup import ID_PATTERN
 
 
@@ -59,5 +59,22 @@ urlpatterns = [
     path("leagues/<int:pk>/schedule/withdraw/", schedules.WithdrawView.as_view(), name="api-schedule-withdraw"),
     path("leagues/<int:pk>/schedule/add/", schedules.LateTeamView.as_view(), name="api-schedule-add"),
     path("leagues/<int:pk>/bracket/", schedules.BracketView.as_view(), name="api-league-bracket"),
+    path("leagues/<int:pk>/queue/", desk.QueueView.as_view(), name="api-league-queue"),
+    path("leagues/<int:pk>/invite-links/", desk.InviteLinkView.as_view(), name="api-league-invite-links"),
+    path("leagues/<int:pk>/join-requests/", desk.JoinRequestListView.as_view(), name="api-league-join-requests"),
+    path(
+        "leagues/<int:pk>/join-requests/<int:request_id>/approve/",
+        desk.JoinRequestDecisionView.as_view(decision="approve"),
+        name="api-join-request-approve",
+    ),
+    path(
+        "leagues/<int:pk>/join-requests/<int:request_id>/refuse/",
+        desk.JoinRequestDecisionView.as_view(decision="refuse"),
+        name="api-join-request-refuse",
+    ),
+    path("leagues/<int:pk>/members/<int:user_id>/remove/", desk.MemberRemoveView.as_view(), name="api-member-remove"),
+    path("invite-links/join/", desk.InviteLinkJoinView.as_view(), name="api-invite-link-join"),
+    path("teams/<int:pk>/adjustments/", desk.AdjustmentView.as_view(), name="api-team-adjustments"),
+    path("teams/<int:pk>/reassign/", desk.TeamReassignView.as_view(), name="api-team-reassign"),
     path("", include(router.urls)),
 ]

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidde
 from django.shortcuts import redirect, render
 
 from campaigns.errors import RuleViolation
+from league import joining
 from league import services as league_services
 from league.policy import may_invite, may_run_league
 from league.selectors import league_for_viewer, league_invitations_pending, league_members, report_list
@@ -85,5 +86,8 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
         "report_form": report_form,
         "reports": report_list(league=league, limit=5),
         "effective_rules": json.dumps(league.house_rules, indent=2),
+        # The link made last (league/web/desk.py), shown once.
+        "invite_link": request.session.pop("invite_link", None),
+        "invite_link_days": joining.link_ttl().days,
     }
     return render(request, "league/dashboard.html", context)

@@ -7,7 +7,7 @@ from django.urls import include, path
 from league import calendar
 from league.feeds import LeagueReportsFeed
 
-from . import account, auth, challenge, dashboard, home, invitations, seasons, views
+from . import account, auth, challenge, dashboard, desk, home, invitations, seasons, views
 
 urlpatterns = [
     path("", auth.home, name="home"),
@@ -36,6 +36,17 @@ urlpatterns = [
     path("invitations/<int:pk>/accept/", invitations.invitation_accept, name="invitation-accept"),
     path("invitations/<int:pk>/decline/", invitations.invitation_decline, name="invitation-decline"),
     path("commissioner/<int:league_id>/", dashboard.commissioner_dashboard, name="commissioner-dashboard"),
+    path("commissioner/<int:league_id>/queue/", desk.desk_queue, name="desk-queue"),
+    path("commissioner/<int:league_id>/audit/", desk.desk_audit, name="desk-audit"),
+    path("commissioner/<int:league_id>/invite-link/", desk.desk_invite_link, name="desk-invite-link"),
+    path(
+        "commissioner/<int:league_id>/members/<int:user_id>/remove/",
+        desk.desk_member_remove,
+        name="desk-member-remove",
+    ),
+    path("join/<str:token>/", desk.join_by_link, name="join-by-link"),
+    path("leagues/<int:pk>/ask-to-join/", desk.ask_to_join, name="league-ask-to-join"),
+    path("teams/<int:pk>/adjust/", desk.team_adjust, name="team-adjust"),
     path("leagues/<int:pk>/challenge/", challenge.league_challenge, name="league-challenge"),
     path("", include("teams.web.urls")),
     path("", include("matches.urls")),

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
+from league.selectors import viewer_roles
 from teams.models import Player, Team
 from teams.policy import may_coach_team
 from teams.selectors import (
@@ -63,7 +64,10 @@ def player_cells(player: Player, rules, hr, races: dict, columns) -> list[dict]:
 
 
 def sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
-    team = get_object_or_404(team_sheet_queryset(), pk=team_id)
+    # The viewer's roles in the team's league ride along (the commissioner's adjustment form asks, no query).
+    team = get_object_or_404(
+        team_sheet_queryset().annotate(**viewer_roles(user=request.user, league="league_id")), pk=team_id
+    )
     rules, hr = team.league.rules, team.league.house_rules
     is_coach = may_coach_team(request.user, team)
     players = roster_players(team=team)
@@ -93,7 +97,11 @@ def sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
 
 
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return render(request, "teams/team_detail.html", sheet_context(request, pk))
+    context = sheet_context(request, pk)
+    team = context["team"]
+    # The commissioner's gil adjustment form (Blitz Bowl's treasury), from the roles annotated on the team.
+    context["runs_league"] = context["economy"] == "gil" and getattr(team, "viewer_is_commissioner", False)
+    return render(request, "teams/team_detail.html", context)
 
 
 def sheet_response(request: HttpRequest, pk: int, **extra) -> HttpResponse:

@@ -31,7 +31,7 @@ class ScheduleForm(forms.Form):
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
-        choices = [(t.pk, f"{t.name} ({t.coach.username})") for t in teams]
+        choices = [(t.pk, f"{t.name} ({t.coach.username if t.coach else 'no coach'})") for t in teams]
         self.fields["home"].choices = [("", "— choose —"), *choices]
         self.fields["away"].choices = [("", "— choose —"), *choices]
         self.fields["stadium"].choices = [("", "— none —")] + [
