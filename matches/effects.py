@@ -25,6 +25,7 @@ from teams.models import Player, Position, Sponsorship, Team
 from teams.selectors import team_state, team_step_queryset
 from teams.services import Posting, ledger_post, ledger_post_many
 
+from .changes import changes_write, field_changes
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
 from .rolls import entered_records, record_rolls
 
@@ -34,12 +35,16 @@ SNAPSHOT_FIELDS = ("goal_points", "abilities", "role", "wounds", "armour_used", 
 #: A side's fields a final result sets.
 SIDE_FIELDS = ["snapshot", "score", "casualties_inflicted", "conceded", "conceded_early", "fame", "placing"]
 SIDE_FIELDS += ["eliminations", "mvp", "outcome", "league_points"]
+SIDE_ATTNAMES = tuple("mvp_id" if f == "mvp" else f for f in SIDE_FIELDS)
 
 #: The player fields a PlayerUpdate may change (beyond its own `fields`).
 PLAYER_UPDATE_FIELDS = ("status", "skills", "attributes", "value", "abilities", "left_at", "role")
 
 #: Running totals a correction puts back as they stood before the result was final.
 JOURNALED_COUNTERS = COUNTERS = ("spp", "goal_points")
+
+#: The player fields a result becoming final may change (a served miss, an injury, the running totals).
+CONFIRM_PLAYER_FIELDS = ("status", "role", "attributes", *JOURNALED_COUNTERS)
 
 #: A player's match row as the correction history keeps it.
 ROW_FIELDS = (
@@ -79,6 +84,7 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
             winner = next((t for t in result["teams"] if t["team"] != line["team"]), None)
             if winner:
                 conceding_mvp_to[winner["team"]] = True  # R: the opponent gains the conceding team's MVP
+    sides_read = {side.pk: {f: getattr(side, f) for f in SIDE_ATTNAMES} for side in sides}
     for side in sides:
         team = teams[side.team_id]
         line = by_team[side.team_id]
@@ -95,7 +101,7 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
         side.league_points = rules.league_points(
             outcome=side.outcome, kind=match.kind, hr=hr, event=match.event, placing=side.placing
         )
-    MatchTeam.objects.bulk_update(sides, SIDE_FIELDS)
+    changes_write(MatchTeam, {side.pk: field_changes(side, sides_read[side.pk]) for side in sides})
     # Per-player rows, SPP and injuries.
     rows_by_player = {r["player"]: r for r in result.get("players", [])}
     mvps = {}
@@ -112,14 +118,16 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
             for p in roster.values()
         }
     }
+    others = set(involved) - set(roster)
+    players = {**roster, **({p.pk: p for p in Player.objects.filter(pk__in=others)} if others else {})}
+    # The fields the result may change, as read: only those it changed are written back (`changes_write`).
+    read = {pk: {f: getattr(p, f) for f in CONFIRM_PLAYER_FIELDS} for pk, p in players.items()}
     # Players who missed this match have served it (R: miss-next-match lasts exactly one match).
     changed = {}
     for player in roster.values():
         if player.status == Player.Status.MISS_NEXT_MATCH:
             player.status = Player.Status.ACTIVE
             changed[player.pk] = player
-    others = set(involved) - set(roster)
-    players = {**roster, **({p.pk: p for p in Player.objects.filter(pk__in=others)} if others else {})}
     new_rows = []
     for player_id in involved:
         player = players[player_id]
@@ -134,8 +142,7 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
             if row.get(counter):
                 setattr(player, counter, getattr(player, counter) + row[counter])
         changed[player.pk] = player
-    if changed:
-        Player.objects.bulk_update(changed.values(), ["status", "role", "attributes", *JOURNALED_COUNTERS])
+    changes_write(Player, {pk: field_changes(player, read[pk]) for pk, player in changed.items()})
     PlayerMatch.objects.bulk_create(new_rows)
     # Dice rolled at the table for the match itself (e.g. weather, fans) join the roll log.
     record_rolls(
@@ -184,7 +191,7 @@ def step_effects_apply(effects: list, *, team: Team, match: Match, user: Abstrac
     journal: list[dict] = []
     postings: list[Posting] = []
     team_fields: set[str] = set()
-    player_fields: set[str] = set()
+    players_read: dict[int, dict] = {}  # each changed player's fields as read, before the first update
     changed: dict[int, Player] = {}
     new_players: list[tuple[dict, Player]] = []
     notes = [e.player_id for e in effects if isinstance(e, engine.MatchRowNote)]
@@ -219,9 +226,11 @@ def step_effects_apply(effects: list, *, team: Team, match: Match, user: Abstrac
             if player is None:
                 raise Player.DoesNotExist(f"player {effect.player_id} is not on {team.name}")
             journal.append({"type": "player", "id": player.pk, "before": _player_state(player)})
+            read = players_read.setdefault(player.pk, {})
+            for name in (*PLAYER_UPDATE_FIELDS, *effect.fields):
+                read.setdefault(name, getattr(player, name))
             _player_update(player, effect, now)
             changed[player.pk] = player
-            player_fields.update(PLAYER_UPDATE_FIELDS, effect.fields)
         elif isinstance(effect, engine.NewPlayer):
             position = _position(team, effect.position)
             entry = {"type": "new_player", "id": None}
@@ -253,8 +262,7 @@ def step_effects_apply(effects: list, *, team: Team, match: Match, user: Abstrac
             team_fields.update(("home_stadium", "owns_stadium"))
         else:  # pragma: no cover - a new effect type must be taught here
             raise TypeError(f"unknown effect {effect!r}")
-    if changed:
-        Player.objects.bulk_update(changed.values(), sorted(player_fields))
+    changes_write(Player, {pk: field_changes(player, players_read[pk]) for pk, player in changed.items()})
     if new_players:
         created = Player.objects.bulk_create([p for _, p in new_players])
         for (entry, _), player in zip(new_players, created, strict=True):

@@ -104,7 +104,9 @@ def _rosters_and_context(match: Match, sides: list[MatchTeam] | None) -> tuple[d
     the Tests to win, each team's support stock (ElfBall potions) and each player's attributes and abilities (a
     lasting injury's attribute must be a highest one) — from one query of the sides and one of the players."""
     sides = list(match.sides.select_related("team")) if sides is None else sides
-    players = Player.objects.filter(team__match_sides__match=match, left_at__isnull=True).values(
+    # By the sides' team ids (the team_id index), not by a join through the match's sides, which PostgreSQL
+    # may plan as a scan of every player.
+    players = Player.objects.filter(team_id__in=[s.team_id for s in sides], left_at__isnull=True).values(
         "team_id", "pk", "status", "attributes", "abilities", "role", "elite"
     )
     rosters: dict[int, dict[int, str]] = {side.team_id: {} for side in sides}

@@ -109,3 +109,22 @@ def test_confirm_and_each_blitzbowl_step_cost_the_same_queries_at_4_or_400_teams
 ):
     expected = dict(EXPECTED, prepare=EXPECTED["prepare"] + (JOURNEYMEN if players < 11 else 0))
     assert _costs(league, teams=teams, players=players) == expected
+
+
+def test_the_results_rosters_are_read_by_the_sides_team_ids_not_by_a_join_through_the_match(league, home, away):
+    """Submit and confirm read the rosters by the team ids the sides hold (the players' team_id index): a join
+    from the players through the match's sides let PostgreSQL scan every player of the database (43 ms of the
+    80 a confirmation took in the benchmark's league of 5,000 players; docs/decisions.md, 2026-12-01)."""
+    match = services.match_schedule(user=home.coach, league=league, team_ids=[home.pk, away.pk])
+    body = {
+        "teams": [
+            {"team": home.pk, "score": 0, "casualties_inflicted": 0},
+            {"team": away.pk, "score": 0, "casualties_inflicted": 0},
+        ]
+    }
+    with CaptureQueriesContext(connection) as ctx:
+        services.match_submit_result(user=home.coach, match_id=match.pk, body=body)
+    rosters = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith('SELECT "teams_player"."team_id"')]
+    assert len(rosters) == 1
+    assert "matches_matchteam" not in rosters[0]
+    assert f"IN ({home.pk}, {away.pk})" in rosters[0] or f"IN ({away.pk}, {home.pk})" in rosters[0]

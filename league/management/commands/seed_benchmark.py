@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from django.core.management.base import BaseCommand
+from django.db import connection
 
 from league.benchmark.seed import bench_present, bench_reset, seed
 
@@ -35,4 +36,8 @@ class Command(BaseCommand):
             real_matches=min(options["real_matches"], options["matches"]),
             log=self.stdout.write,
         )
+        # Statistics for the planner, as autovacuum would gather them within minutes of a bulk load: without them
+        # PostgreSQL guessed 129 players for 48,980 and planned scans the real service never sees.
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
         self.stdout.write(self.style.SUCCESS(f"seed_benchmark: done in {time.perf_counter() - started:.0f} s"))
