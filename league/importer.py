@@ -51,6 +51,7 @@ from matches.models import (
     Prematch,
     Roll,
 )
+from matches.rolls import restored_roll
 from teams.models import LedgerEntry, Player, Position, Roster, Sponsorship, Team
 
 #: Records of a section checked and written together: one bulk insert per table and chunk.
@@ -782,7 +783,7 @@ def _read_ledgers(state: _Import, chunk: list[tuple[str, str, Any]]) -> None:
 
 def _read_rolls(state: _Import, chunk: list[tuple[str, Any]]) -> None:
     rolls = [
-        Roll(
+        restored_roll(
             league=state.league,
             match_id=_field(r, path, "match", state.match_ref(), None),
             team_id=_field(r, path, "team", state.team_ref(), None),

@@ -278,6 +278,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "MembershipRoleEnum": "league.models.Membership.Role",
         "PlayerRoleEnum": "teams.models.Player.Role",
+        # The schedules' formats (league/api/schedules.py takes their values), and a withdrawal's or a late
+        # entry's: the formats whose teams can change.
+        "ScheduleFormatEnum": ["round_robin", "knockout", "swiss"],
+        "ChangeableScheduleFormatEnum": ["round_robin", "swiss"],
     },
 }
 

@@ -57,6 +57,12 @@ def roll_row(
     )
 
 
+def restored_roll(**fields) -> Roll:
+    """A roll-log row as an export recorded it, for the import (league/importer.py), which rebuilds the log as it
+    was and rolls nothing: built here, beside `roll_row`, so the roll log keeps one module that shapes its rows."""
+    return Roll(**fields)
+
+
 def write_roll_rows(rows: list[Roll], *, batch_size: int | None = None) -> list[Roll]:
     """Insert rows built by `roll_row`, in order, in as few statements as `batch_size` allows (bulk seeding
     writes many matches' rolls at once)."""

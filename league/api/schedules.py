@@ -29,14 +29,14 @@ class ScheduleIn(serializers.Serializer):
     preview = serializers.BooleanField(required=False, default=False)
 
 
-class TeamIn(serializers.Serializer):
+class ScheduleTeamIn(serializers.Serializer):
     team = serializers.IntegerField()
     format = serializers.ChoiceField(
         choices=[Schedule.Format.ROUND_ROBIN, Schedule.Format.SWISS], required=False, default="round_robin"
     )
 
 
-class LateTeamIn(TeamIn):
+class LateTeamIn(ScheduleTeamIn):
     from_round = serializers.IntegerField(required=False, min_value=1)
 
 
@@ -128,10 +128,10 @@ class WithdrawView(APIView):
 
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(request=TeamIn, responses={200: ScheduleOut})
+    @extend_schema(request=ScheduleTeamIn, responses={200: ScheduleOut})
     def post(self, request, pk: int):
         league = object_or_404(League, pk=pk)
-        data = validated(TeamIn, request.data)
+        data = validated(ScheduleTeamIn, request.data)
         answer = schedules.schedule_withdraw(
             user=request.user, league_id=league.pk, team=data["team"], format=data["format"]
         )

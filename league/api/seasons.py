@@ -78,6 +78,8 @@ class AuditListView(generics.ListAPIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # the schema's generator asks for the model only
+            return AuditEntry.objects.none()
         league = object_or_404(League, pk=self.kwargs["pk"])
         if not may_run_league(self.request.user, league):
             raise NotPermitted("Only the league's commissioner reads its audit.")
