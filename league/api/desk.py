@@ -92,12 +92,16 @@ def link_url(request, token: str) -> str:
     return request.build_absolute_uri(reverse("join-by-link", args=[token]))
 
 
+#: A commissioner-only read's refusal, as the schema documents it.
+NOT_COMMISSIONER = "Not a commissioner of this league."
+
+
 class QueueView(APIView):
     """What waits for the commissioner, oldest first (contract: `[{kind, match?, team?, since, detail}]`)."""
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=QueueItemOut(many=True))
+    @extend_schema(responses={200: QueueItemOut(many=True), 403: OpenApiResponse(description=NOT_COMMISSIONER)})
     def get(self, request, pk: int):
         league = _commissioner_league(request, pk)
         return Response(QueueItemOut(league_queue(league=league), many=True).data)
@@ -152,7 +156,7 @@ class JoinRequestListView(APIView):
 
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=JoinRequestOut(many=True))
+    @extend_schema(responses={200: JoinRequestOut(many=True), 403: OpenApiResponse(description=NOT_COMMISSIONER)})
     def get(self, request, pk: int):
         league = _commissioner_league(request, pk)
         pending = league.join_requests.filter(state=JoinRequest.State.PENDING).select_related("user")
