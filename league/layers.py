@@ -66,6 +66,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.admin",
             "league.api.urls",
             "league.api.views",
+            "league.api.standings",
             "league.api.serializers",
             "league.api.seasons",
             "league.api.schedules",

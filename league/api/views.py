@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from functools import cache as memoise
-
 from django.db.models import Prefetch
-from django.http import Http404, HttpResponse, StreamingHttpResponse
-from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.http import Http404, StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
-from rest_framework.renderers import JSONRenderer
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -19,13 +15,12 @@ from campaigns.errors import NotPermitted
 from campaigns.rulesets import REGISTRY
 from league import services
 from league.export import league_export_stream
-from league.models import Invitation, League, Season
+from league.models import Invitation, League
 from league.policy import may_run_league
 from league.reports import report_queue_now, report_url
 from league.selectors import invitations_pending, league_queryset, report_list
 from matches.challenges import challenge_roll
-from matches.selectors import league_memorial, league_standings
-from matches.standings import cached_document, current_tag
+from matches.selectors import league_memorial
 from teams.models import Position, Roster
 
 from .errors import validated
@@ -45,6 +40,7 @@ from .serializers import (
     SeasonQuery,
     StadiumSerializer,
 )
+from .standings import season_standings_answer, standings_answer, standings_shortcut
 
 
 class RulesetListView(APIView):
@@ -140,9 +136,10 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
 
     def dispatch(self, request, *args, **kwargs):
         """The public read of the standings skips DRF's request, authentication, permissions and content
-        negotiation when none of them can change the answer (`_standings_shortcut`); all else is DRF's."""
+        negotiation when none of them can change the answer (league/api/standings.py `standings_shortcut`); all
+        else is DRF's."""
         if self.action_map.get(request.method.lower()) == "standings":
-            response = _standings_shortcut(self, request, kwargs)
+            response = standings_shortcut(self, request, kwargs)
             if response is not None:
                 return response
         return super().dispatch(request, *args, **kwargs)
@@ -261,103 +258,6 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
                 status=status.HTTP_503_SERVICE_UNAVAILABLE,
             )
         return Response({"status": "queued", "week": week}, status=status.HTTP_202_ACCEPTED)
-
-
-def season_standings_answer(request, league_id: int, query: dict) -> HttpResponse | None:
-    """`?season=N` (issue 13): the open season's table as `standings_answer` gives it, or a closed season's final
-    table as it was frozen (its ETag names the season: a closed season's table never changes). None when there
-    is no such league or season."""
-    league = League.objects.filter(pk=league_id).only("pk", "season").first()
-    if league is None:
-        return None
-    number = query.get("season", league.season)
-    if number == league.season:
-        return standings_answer(request, league_id)
-    season = Season.objects.filter(league=league, number=number, status=Season.Status.CLOSED).first()
-    if season is None:
-        return None
-    etag = f'"season-{league.pk}-{season.number}-{season.closed_at.timestamp():.6f}"'
-    response = get_conditional_response(request, etag=etag)
-    if response is None:
-        body = {"league": league.pk, "season": season.number, "rows": season.final_table}
-        response = HttpResponse(JSONRenderer().render(body), content_type="application/json")
-    response["ETag"] = etag
-    patch_cache_control(response, public=True, no_cache=True)
-    return response
-
-
-def standings_answer(request, league_id: int) -> HttpResponse | None:
-    """The standings of a league as the database has them now (one read of its row for the table's tag), with
-    the tag as ETag: 304 to a client holding it, else the cached document. None when there is no such league."""
-    tag = current_tag(league_id)
-    if tag is None:
-        return None
-    etag = f'"{tag}"'
-    response = get_conditional_response(request, etag=etag)
-    if response is None:
-
-        def render() -> bytes:
-            # The league loaded whole only here, when the table's document is not cached yet (its house rules'
-            # tie-breakers; the version re-read with them is at least as new as the tag's).
-            league = League.objects.get(pk=league_id)
-            return JSONRenderer().render({"league": league.pk, "rows": league_standings(league=league)})
-
-        response = HttpResponse(cached_document(tag=tag, name="api-json", render=render))
-        response["Content-Type"] = "application/json"
-    response["ETag"] = etag
-    # Public, and revalidated on every use: a client or proxy keeps the body and asks with If-None-Match.
-    patch_cache_control(response, public=True, no_cache=True)
-    return response
-
-
-#: Permission classes that let every safe request through (`has_permission`), whoever asks.
-_PUBLIC_READS = frozenset({AllowAny, IsAuthenticatedOrReadOnly, IsCommissionerOrReadOnly})
-
-
-@memoise
-def _negotiable(renderer_classes: tuple) -> frozenset[str]:
-    """The Accept types DRF's negotiation satisfies with these renderers, as it compares them (parameters and q
-    aside): each renderer's type, its main type's wildcard, and */*."""
-    types = {renderer.media_type for renderer in renderer_classes}
-    return frozenset({"*/*", *types, *(media.split("/")[0] + "/*" for media in types)})
-
-
-def _standings_shortcut(view, request, kwargs) -> HttpResponse | None:
-    """The standings answer without DRF's per-request machinery, when it would make no difference: a GET or HEAD
-    with no credentials (no token to check: the table is public and the same for everyone; a session user is
-    not needed), no format asked for (suffix or `?format=`), an Accept header DRF's negotiation accepts, and a
-    league that exists; and only while the viewset's permissions let every read through and it has no throttle
-    or versioning (a change there takes the shortcut away, never DRF's check). None otherwise, and the request
-    goes through DRF as every other does (its 401, 404, 406). The answer carries the headers DRF's and the
-    session's middleware give it there (Allow; Vary: Accept, Cookie), so both ways answer alike."""
-    meta = request.META
-    if "HTTP_AUTHORIZATION" in meta or "format" in kwargs:
-        return None
-    if (
-        view.throttle_classes
-        or view.versioning_class is not None
-        or not _PUBLIC_READS.issuperset(view.permission_classes)
-    ):
-        return None
-    accept = meta.get("HTTP_ACCEPT")
-    if accept is not None:
-        negotiable = _negotiable(tuple(view.renderer_classes))
-        if not any(part.split(";", 1)[0].strip() in negotiable for part in accept.split(",")):
-            return None
-    if meta.get("QUERY_STRING") and ("format" in request.GET or "season" in request.GET):
-        return None  # (a season's table is asked through DRF: its number is validated there)
-    try:
-        league_id = path_id(kwargs.get("pk"))
-    except Http404:
-        return None
-    response = standings_answer(request, league_id)
-    if response is None:
-        return None
-    headers = view.default_response_headers
-    patch_vary_headers(response, [vary for vary in (headers.pop("Vary", None), "Cookie") if vary])
-    for name, value in headers.items():
-        response[name] = value
-    return response
 
 
 class InvitationViewSet(viewsets.GenericViewSet):

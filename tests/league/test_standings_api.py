@@ -1,5 +1,5 @@
 """The standings' public read (`GET /api/v1/leagues/{id}/standings/`) takes a shortcut past DRF's per-request
-machinery (league/api/views.py `_standings_shortcut`) and reads the table's tag with a statement compiled once
+machinery (league/api/standings.py `standings_shortcut`) and reads the table's tag with a statement compiled once
 (matches/standings.py `current_tag`). These tests pin that the shortcut answers exactly as DRF's way does, that
 every request it cannot answer alike still goes through DRF (401, 404, 405, 406, OPTIONS), that the answer is
 exact the moment another process changes the table, and that a connection the server closed is replaced."""
