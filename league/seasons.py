@@ -1,7 +1,9 @@
 """Seasons (issue 13): a league runs in seasons numbered from 1, one open at a time. Closing the open season
 freezes its final table and champion (`Season.final_table`, `Season.champion`) and opens the next; matches,
 standings and weekly reports are of a season, while teams, players, treasuries, the ledger and the memorial
-carry over (what carries is the ruleset's to declare: `Ruleset.season_carry_over`).
+carry over (what carries is the ruleset's to declare: `Ruleset.season_carries`), unless house rule
+`season_rollover` is `redraft`: then the turn rebuilds every team (`Ruleset.season_turn`, applied by
+teams/season_turn.py inside the turn's transaction).
 
 Services (writes, each taking the acting user) and the few reads the API and pages ask.
 """
@@ -14,6 +16,7 @@ from django.utils import timezone
 
 from campaigns import house_rules
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
+from teams.season_turn import season_turn_apply
 
 from . import policy
 from .audit import audit_record
@@ -78,6 +81,12 @@ def _champion(league: League, table: list[dict]) -> int | None:
     return table[0]["team"] if table and table[0]["played"] else None
 
 
+def _turn_words(turn: dict) -> str:
+    if turn["rollover"] != "redraft":
+        return ""
+    return f" with a redraft ({len(turn['teams'])} team(s) rebuilt, {turn['players_released']} player(s) released)"
+
+
 def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "") -> Season:
     """Close the league's open season (its final table and champion kept) and open the next one, named `name`.
     Refused with a `SeasonConflict` (409) while a result of the season waits or a post-match sequence is
@@ -121,6 +130,7 @@ def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "")
         opened = Season.objects.create(league=league, number=league.season, name=name, started_at=now)
         # I: a match scheduled and not played is still to be played: it moves to the season that opens (a closed
         # season's table is frozen, so a result there would count nowhere).
+        turn = season_turn_apply(user=user, league=league, hr=league.house_rules, season=opened.number)
         carried = Match.objects.filter(league=league, season=closing.number, status=Match.Status.SCHEDULED).update(
             season=opened.number
         )
@@ -132,8 +142,8 @@ def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "")
             action="season",
             target=f"season {closing.number}",
             before={"season": closing.number, "champion": closing.champion_id},
-            after={"season": opened.number, "name": opened.name, "fixtures_carried": carried},
-            reason=f"Season {closing.number} closed; season {opened.number} opened.",
+            after={"season": opened.number, "name": opened.name, "fixtures_carried": carried, "turn": turn},
+            reason=f"Season {closing.number} closed; season {opened.number} opened" + _turn_words(turn) + ".",
         )
     return opened
 

@@ -25,6 +25,13 @@ def _latest_balance(account: str) -> Coalesce:
     return Coalesce(Subquery(latest), Value(0))
 
 
+def latest_balance(account: str) -> dict:
+    """Annotations of a team's last entry in `account`: `balance` (0 before any entry) and `last_sequence`
+    (None before any), for the writer that appends to many teams at once."""
+    latest = LedgerEntry.objects.filter(team=OuterRef("pk"), account=account).order_by("-sequence")
+    return {"balance": _latest_balance(account), "last_sequence": Subquery(latest.values("sequence")[:1])}
+
+
 def team_sheet_queryset() -> QuerySet[Team]:
     """Teams with everything a team sheet shows — players, positions, injuries, treasury — in a fixed
     number of queries (four)."""

@@ -124,6 +124,49 @@ def ledger_post_many(*, team: Team, postings: list[Posting], user: AbstractBaseU
     return LedgerEntry.objects.bulk_create(entries)
 
 
+def ledger_post_teams(*, postings: dict[int, Posting], user: AbstractBaseUser | None = None) -> list[LedgerEntry]:
+    """One treasury entry for each of several teams ({team id: posting}), in two queries (their last balances,
+    one insert), exactly as a `ledger_post` per team would write them; one that would take a treasury below 0
+    refuses them all. The caller holds the teams' locks (e.g. `season_turn_apply`)."""
+    from .selectors import latest_balance
+
+    postings = {team_id: p for team_id, p in postings.items() if p.amount}
+    if not postings:
+        return []
+    if any(p.account != LedgerEntry.Account.TREASURY for p in postings.values()):
+        raise ValueError("ledger_post_teams writes treasury entries")
+    last = {
+        row["pk"]: (row["last_sequence"] or 0, row["balance"])
+        for row in Team.objects.filter(pk__in=list(postings))
+        .annotate(**latest_balance(LedgerEntry.Account.TREASURY))
+        .values("pk", "last_sequence", "balance")
+    }
+    created_by = user if user and user.is_authenticated else None
+    entries = []
+    for team_id, posting in sorted(postings.items()):
+        sequence, balance = last[team_id]
+        if balance + posting.amount < 0:
+            raise RuleViolation(
+                f"Not enough gil: {posting.reason} needs {fmt_gil(-posting.amount)} and the treasury holds "
+                f"{fmt_gil(balance)}.",
+                field="treasury",
+            )
+        entries.append(
+            LedgerEntry(
+                team_id=team_id,
+                account=posting.account,
+                sequence=sequence + 1,
+                amount=posting.amount,
+                balance_after=balance + posting.amount,
+                kind=posting.kind,
+                reason=posting.reason,
+                match_id=posting.match_id,
+                created_by=created_by,
+            )
+        )
+    return LedgerEntry.objects.bulk_create(entries)
+
+
 def team_create(*, user: AbstractBaseUser, league: League, name: str, roster_key: str) -> Team:
     """The acting user founds a team (and coaches it) from one of the league's rosters; Blitz Bowl teams open
     their treasury."""

@@ -32,7 +32,7 @@ from league.export import league_export_stream
 from league.models import JoinRequest, Membership
 from matches import aftermath, challenges, corrections, disputes, drafts, prematch, schedules, times
 from matches import services as match_services
-from teams import adjustments, members, transfers
+from teams import adjustments, members, season_turn, transfers
 from teams import services as team_services
 from tests.factories import UserFactory
 from tests.matches.conftest import full_team
@@ -57,6 +57,7 @@ SERVICE_MODULES = [
     joining,
     members,
     adjustments,
+    season_turn,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -95,6 +96,10 @@ PRIMITIVES = {
     "of `disputed` (confirm, reject, a replaced result, a ruling), after that service's check",
     "teams.services.ledger_post": "the one writer of money, inside a checked service's team lock; `user` is "
     "only the entry's recorded author",
+    "teams.services.ledger_post_teams": "the ledger writer's form for one entry on each of many teams (the "
+    "season turn's redraft budgets), under the season turn's team locks; `user` is only the entries' author",
+    "teams.season_turn.season_turn_apply": "the season turn, called only by league.seasons.season_start_next "
+    "inside its transaction, after its commissioner check; `user` is the ledger entries' author",
     "teams.services.ledger_post_many": "ledger_post's bulk form (several entries in one insert), under the same "
     "checked service's team lock; `user` is only the entries' recorded author",
 }

@@ -16,6 +16,7 @@ from typing import Any
 
 from campaigns import house_rules
 from campaigns.errors import RuleViolation
+from campaigns.rulesets import season
 from campaigns.rulesets.presentation import Presentation
 
 # Statuses of a player still on the roster (counted against roster limits).
@@ -152,7 +153,10 @@ class Ruleset(Presentation):
     def validate_house_rules(self, overrides: Any) -> dict:
         """A commissioner's overrides, refused (naming the key) unless each has the default's shape; a ruleset
         adds the bounds its rules set on particular keys."""
-        return house_rules.validate_overrides(self.default_house_rules(), overrides)
+        overrides = house_rules.validate_overrides(self.default_house_rules(), overrides)
+        if "season_rollover" in overrides:
+            season.check_rollover(overrides["season_rollover"])
+        return overrides
 
     def roster_data(self) -> list[dict]:
         """The rosters shipped with the ruleset, as loaded by the data migration."""
@@ -302,6 +306,21 @@ class Ruleset(Presentation):
     def check_residency_cancel(self, *, resident: bool, owns_stadium: bool, treasury: int, hr: Mapping) -> int:
         """Refuse cancelling the team's residency, or return its cost in gil."""
         raise RuleViolation(f"{self.name} teams have no home stadium.")
+
+    # --- the season turn (issue 13; campaigns/rulesets/season.py) --------------------------------------
+    def season_turn(self, teams: tuple[season.SeasonTeam, ...], hr: Mapping) -> tuple[season.TeamTurn, ...]:
+        """What the turn to the next season changes on each team (teams it leaves alone are not named).
+
+        `carry`: I (issue 13) nothing — every rulebook keeps between seasons what a team keeps between matches.
+        `redraft`: every team rebuilt (`season.redraft`) with the ruleset's `redraft_treasury`."""
+        if season.rollover(hr) != "redraft":
+            return ()
+        treasury = self.redraft_treasury(hr)
+        return tuple(season.redraft(team, treasury=treasury) for team in teams)
+
+    def redraft_treasury(self, hr: Mapping) -> int | None:
+        """A redrafted team's treasury (None: the ruleset keeps none, its budget is not money)."""
+        return None
 
     def max_consecutive_meetings(self, hr: Mapping) -> int | None:
         """R (Blitz Bowl): a team may not meet the same opponent more than twice in a row."""

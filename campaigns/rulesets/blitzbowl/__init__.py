@@ -47,6 +47,11 @@ class BlitzBowl(Ruleset):
     def starting_treasury(self, hr: Mapping) -> int:
         return hr["starting_treasury"]
 
+    def redraft_treasury(self, hr: Mapping) -> int:
+        """H (issue 13): a redrafted team's treasury is the league's `redraft_budget` (default: the rulebook's
+        starting treasury, 100,000 gil), whatever it held; it rebuilds its roster from it."""
+        return hr["redraft_budget"]
+
     def check_join(self, team: TeamState, position: PositionSpec, hr: Mapping, *, value: int) -> None:
         check_position_limit(team, position)
         rules.check_roster_room(on_roster=len(team.on_roster), max_roster=hr["max_roster"])
