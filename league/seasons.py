@@ -130,7 +130,10 @@ def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "")
         opened = Season.objects.create(league=league, number=league.season, name=name, started_at=now)
         # I: a match scheduled and not played is still to be played: it moves to the season that opens (a closed
         # season's table is frozen, so a result there would count nowhere).
-        turn = season_turn_apply(user=user, league=league, hr=league.house_rules, season=opened.number)
+        # The turn is the opening season's: under its house rules, "from next season" ones included (the
+        # league's cached `house_rules` were read before the merge).
+        opening_rules = house_rules.merge(league.rules.default_house_rules(), league.house_rules_overrides)
+        turn = season_turn_apply(user=user, league=league, hr=opening_rules, season=opened.number)
         carried = Match.objects.filter(league=league, season=closing.number, status=Match.Status.SCHEDULED).update(
             season=opened.number
         )
