@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from campaigns import house_rules
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
+from campaigns.rulesets import season
 from teams.season_turn import season_turn_apply
 
 from . import policy
@@ -36,6 +37,16 @@ def season_of(*, league: League, number: int | None) -> Season | None:
     """The league's season `number` (default: the open one), or None when it has no such season."""
     number = league.season if number is None else number
     return Season.objects.filter(league=league, number=number).select_related("champion").first()
+
+
+def next_turn(*, league: League) -> dict:
+    """What the next turn will do, as the seasons page says it: {rollover, budget} under the house rules the
+    opening season will have (those set "from next season" included); `budget` is a redraft's treasury (None:
+    no treasury, or no redraft). No query."""
+    rules = league.rules
+    hr = house_rules.merge(league.house_rules, league.house_rules_next_season)
+    rollover = season.rollover(hr)
+    return {"rollover": rollover, "budget": rules.redraft_treasury(hr) if rollover == "redraft" else None}
 
 
 def _waiting(league: League) -> str | None:

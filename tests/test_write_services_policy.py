@@ -78,6 +78,7 @@ NOT_WRITES = {
     "league.seasons.league_seasons": "a read: the league's seasons",
     "matches.disputes.match_open_dispute": "a read: a match's open dispute, for its page",
     "league.seasons.season_of": "a read: one season of the league",
+    "league.seasons.next_turn": "a read: what the next season turn will do (carry or redraft), for the page",
     "matches.times.match_time_proposals": "a read: a match's proposed times",
     "league.importer.max_bytes": "a read: the largest import document (a setting)",
     "matches.schedules.league_schedules": "a read: the season's schedules as the pages show them",

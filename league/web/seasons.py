@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from campaigns.errors import RuleViolation
 from league.models import League
 from league.policy import may_run_league
-from league.seasons import league_seasons, season_of, season_start_next
+from league.seasons import league_seasons, next_turn, season_of, season_start_next
 from matches.selectors import league_standings
 
 from .views import LIST_PAGE, list_page
@@ -25,17 +25,20 @@ def league_season_list(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
+        turn = next_turn(league=league)
         try:
             season = season_start_next(user=request.user, league_id=league.pk, name=request.POST.get("name", ""))
         except RuleViolation as exc:  # NotPermitted and the season's Conflict are RuleViolations
             messages.error(request, exc.message)
         else:
-            messages.success(request, f"{season} is open. The previous season's table and champion are kept.")
+            redraft = " Every team was redrafted: its coach rebuilds it." if turn["rollover"] == "redraft" else ""
+            messages.success(request, f"{season} is open. The previous season's table and champion are kept.{redraft}")
         return redirect("league-seasons", pk=league.pk)
     context = {
         "league": league,
         "seasons": league_seasons(league=league),
         "carries": league.rules.season_carries,
+        "turn": next_turn(league=league),
         "is_commissioner": may_run_league(request.user, league),
     }
     return render(request, "league/seasons.html", context)
