@@ -19,6 +19,7 @@ import pytest
 
 from league.models import Season
 from teams.models import LedgerEntry, Player, Team
+from teams.services import ledger_audit
 from tests.factories import UserFactory
 from tests.matches.conftest import full_team
 from tests.schedules.helpers import pairs
@@ -160,5 +161,6 @@ def test_golden_a_blitz_bowl_season_to_its_final_then_the_turn_issue_13(api_as, 
         redrafts = dict(LedgerEntry.objects.filter(kind="redraft").values_list("team_id", "amount"))
         assert redrafts == {t.pk: 100_000 - by_hand[t.pk] for t in teams}
         assert LedgerEntry.objects.count() == entries + 4
+        assert ledger_audit() == []  # the bulk writer's running balances and sequences add up
         assert set(Player.objects.filter(team__in=teams).values_list("status", flat=True)) == {"retired"}
         assert all(Team.objects.get(pk=t.pk).in_creation for t in teams)
