@@ -30,8 +30,9 @@ from league import importer, joining, seasons
 from league import services as league_services
 from league.export import league_export_stream
 from league.models import JoinRequest, Membership
-from matches import aftermath, challenges, corrections, disputes, drafts, prematch, schedules, times
+from matches import aftermath, challenges, corrections, disputes, drafts, prematch, times
 from matches import services as match_services
+from matches.schedules import bracket, changes, generate, reads
 from teams import adjustments, members, transfers
 from teams import services as team_services
 from tests.factories import UserFactory
@@ -53,7 +54,10 @@ SERVICE_MODULES = [
     seasons,
     times,
     importer,
-    schedules,
+    reads,
+    bracket,
+    generate,
+    changes,
     joining,
     members,
     adjustments,
@@ -79,10 +83,10 @@ NOT_WRITES = {
     "league.seasons.season_of": "a read: one season of the league",
     "matches.times.match_time_proposals": "a read: a match's proposed times",
     "league.importer.max_bytes": "a read: the largest import document (a setting)",
-    "matches.schedules.league_schedules": "a read: the season's schedules as the pages show them",
-    "matches.schedules.league_bracket": "a read: the season's knockout as the bracket answers it",
-    "matches.schedules.schedule_rounds_out": "a read: a schedule's rounds as the API answers them",
-    "matches.schedules.schedule_round_final": "a hook, no door: match_confirm and match_forfeit call it inside "
+    "matches.schedules.reads.league_schedules": "a read: the season's schedules as the pages show them",
+    "matches.schedules.bracket.league_bracket": "a read: the season's knockout as the bracket answers it",
+    "matches.schedules.reads.schedule_rounds_out": "a read: a schedule's rounds as the API answers them",
+    "matches.schedules.bracket.schedule_round_final": "a hook, no door: match_confirm and match_forfeit call it inside "
     "their checked transactions once a match is final; it creates a knockout's next round as the schedule's "
     "publisher",
     "league.joining.invite_link_read": "a read: checks an invite link's signature and age, says what it opens",
@@ -333,7 +337,7 @@ CALLS: dict[str, Call] = {
     "matches.times.match_time_accept": Call(
         lambda w: {"match_id": w.scheduled.pk, "proposal_id": w.proposal.pk}, lambda w: w.bob
     ),
-    "matches.schedules.schedule_generate": Call(
+    "matches.schedules.generate.schedule_generate": Call(
         lambda w: {
             "league_id": w.league.pk,
             "format": "round_robin",
@@ -342,10 +346,10 @@ CALLS: dict[str, Call] = {
         },
         lambda w: w.commissioner,
     ),
-    "matches.schedules.schedule_withdraw": Call(
+    "matches.schedules.changes.schedule_withdraw": Call(
         lambda w: {"league_id": w.league.pk, "team": w.home.pk}, lambda w: w.commissioner
     ),
-    "matches.schedules.schedule_add_team": Call(
+    "matches.schedules.changes.schedule_add_team": Call(
         lambda w: {"league_id": w.league.pk, "team": w.home.pk}, lambda w: w.commissioner
     ),
     "matches.challenges.challenge_roll": Call(
