@@ -29,11 +29,11 @@ from campaigns.errors import NotPermitted, RuleViolation
 from league import importer, joining, seasons
 from league import services as league_services
 from league.export import league_export_stream
-from league.models import JoinRequest, Membership
+from league.models import Division, JoinRequest, Membership
 from matches import aftermath, challenges, corrections, disputes, drafts, prematch, times
 from matches import services as match_services
 from matches.schedules import bracket, changes, generate, reads
-from teams import adjustments, members, transfers
+from teams import adjustments, divisions, members, transfers
 from teams import services as team_services
 from tests.factories import UserFactory
 from tests.matches.conftest import full_team
@@ -61,6 +61,7 @@ SERVICE_MODULES = [
     joining,
     members,
     adjustments,
+    divisions,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -90,6 +91,7 @@ NOT_WRITES = {
     "their checked transactions once a match is final; it creates a knockout's next round as the schedule's "
     "publisher",
     "league.joining.invite_link_read": "a read: checks an invite link's signature and age, says what it opens",
+    "teams.divisions.league_divisions": "a read: the league's divisions and their teams (issue 13, Divisions)",
     "league.joining.link_ttl": "a read: how long an invite link is valid (the setting)",
 }
 
@@ -208,6 +210,11 @@ class World:
     def join_request(self):
         """carol asks to join (made directly: the world's league is open, where one simply joins)."""
         return JoinRequest.objects.create(league=self.league, user=self.carol, message="Let me in")
+
+    @cached_property
+    def division(self):
+        """A division of the league (issue 13, Divisions), made directly: its services are what is walked."""
+        return Division.objects.create(league=self.league, name="North")
 
     @cached_property
     def dave(self):
@@ -351,6 +358,19 @@ CALLS: dict[str, Call] = {
     ),
     "matches.schedules.changes.schedule_add_team": Call(
         lambda w: {"league_id": w.league.pk, "team": w.home.pk}, lambda w: w.commissioner
+    ),
+    "teams.divisions.division_create": Call(
+        lambda w: {"league_id": w.league.pk, "name": "South"}, lambda w: w.commissioner
+    ),
+    "teams.divisions.division_rename": Call(
+        lambda w: {"league_id": w.league.pk, "division_id": w.division.pk, "name": "East"}, lambda w: w.commissioner
+    ),
+    "teams.divisions.division_delete": Call(
+        lambda w: {"league_id": w.league.pk, "division_id": w.division.pk}, lambda w: w.commissioner
+    ),
+    "teams.divisions.division_assign": Call(
+        lambda w: {"league_id": w.league.pk, "division_id": w.division.pk, "team_ids": [w.home.pk]},
+        lambda w: w.commissioner,
     ),
     "matches.challenges.challenge_roll": Call(
         lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice
