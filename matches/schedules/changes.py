@@ -161,6 +161,12 @@ def schedule_add_team(
 
 def _add_to_round_robin(league: League, schedule: Schedule, team: int, from_round: object, user) -> list[int]:
     pure, rows, _matches = _stored(schedule)
+    division_of = dict(Team.objects.filter(pk__in=pure.teams).values_list("pk", "division_id"))
+    pairs = [p for r in pure.rounds for p in r.pairings]
+    within = all(division_of.get(p.teams[0]) == division_of.get(p.teams[1]) for p in pairs)
+    if pairs and within and len({division_of.get(t) for t in pure.teams}) > 1:
+        # H (docs/decisions.md "Divisions"): joining late would pair the team with other divisions' resting teams.
+        raise ScheduleConflict("This round robin is played per division: a team cannot join it late.")
     if from_round is None:
         today = timezone.localdate()
         from_round = next((r.number for r in rows if r.deadline >= today), (rows[-1].number + 1) if rows else 1)

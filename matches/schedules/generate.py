@@ -38,14 +38,32 @@ def schedule_generate(
     days_per_round: int = 7,
     from_standings: int | None = None,
     preview: bool = False,
+    per_division: bool = False,
+    division: int | None = None,
+    divisions: list[int] | None = None,
+    top: int | None = None,
 ) -> dict:
     """Generate the open season's `format` schedule (round robin: every round; knockout: the bracket's first
     round; Swiss: the next round) and, unless `preview`, publish it. Answers `{id, format, season, preview,
     rounds: [{round, starts, deadline, kind, matches, bye, byes}]}` — in a preview each match is `{teams: [home,
-    away]}` and nothing is written. Commissioner only."""
+    away]}` and nothing is written. Commissioner only.
+
+    Divisions (issue 13): a round robin `per_division` (every division's) or of one `division`, its rounds
+    aligned by date and no match across divisions; a knockout seeded from `divisions`' tables, the `top` of
+    each (division winners first)."""
     if format not in FORMATS:
         raise RuleViolation(f"The format is one of {', '.join(FORMATS)}.", field="format")
     days_per_round = check_days(days_per_round)
+    extras = {"per_division": per_division or None, "division": division, "divisions": divisions, "top": top}
+    allowed = {
+        Schedule.Format.ROUND_ROBIN: ("per_division", "division"),
+        Schedule.Format.KNOCKOUT: ("divisions", "top"),
+    }
+    stray = next(
+        (name for name, value in extras.items() if value is not None and name not in allowed.get(format, ())), None
+    )
+    if stray is not None:
+        raise RuleViolation(f"`{stray}` does not go with a {Schedule.Format(format).label.lower()}.", field=stray)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league_id)
         if not policy.may_publish_schedule(user, league):
@@ -58,9 +76,13 @@ def schedule_generate(
             )
         limit = league.rules.max_consecutive_meetings(league.house_rules)
         if format == Schedule.Format.ROUND_ROBIN:
-            schedule, planned = plan_round_robin(league, user, start, teams, legs, days_per_round, limit)
+            schedule, planned = plan_round_robin(
+                league, user, start, teams, legs, days_per_round, limit, per_division=per_division, division=division
+            )
         elif format == Schedule.Format.KNOCKOUT:
-            schedule, planned = plan_knockout(league, user, start, teams, from_standings, days_per_round, limit)
+            schedule, planned = plan_knockout(
+                league, user, start, teams, from_standings, days_per_round, limit, divisions=divisions, top=top
+            )
         else:
             schedule, planned = plan_swiss(league, user, existing, start, teams, days_per_round, limit)
         answer = {"id": None, "format": format, "season": league.season, "preview": bool(preview)}
