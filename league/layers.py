@@ -20,6 +20,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "league domain",
         (
             "league.models",
+            "league.divisions_models",
             "league.selectors",
             "league.services",
             "league.policy",
@@ -70,6 +71,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.api.serializers",
             "league.api.seasons",
             "league.api.schedules",
+            "league.api.divisions",
             "league.api.desk",
             "league.queue",  # the commissioner's queue reads matches, transfers and requests to join
             "league.seasons",  # closing a season reads the matches' table and sequences

@@ -381,3 +381,6 @@ class JoinRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} asks to join {self.league} ({self.state})"
+
+
+from .divisions_models import Division  # noqa: E402, F401 (defined apart to keep this module short; needs League)

@@ -56,3 +56,8 @@ def may_create_league(user: AbstractBaseUser) -> bool:
 def may_play_in_league(user: AbstractBaseUser, league: League) -> bool:
     """The league's coaches and commissioners take part in it (e.g. roll its Challenges)."""
     return may_coach_in_league(user, league) or may_run_league(user, league)
+
+
+def may_manage_divisions(user: AbstractBaseUser, league: League) -> bool:
+    """A league's commissioners create, rename and delete its divisions and place its teams in them."""
+    return may_run_league(user, league)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 
 from django.db.models import OuterRef, Prefetch, QuerySet
 
-from league.models import League
+from league.models import Division, League
 from league.selectors import json_rows
 from teams.models import Player, Position, Team
 
@@ -184,6 +184,37 @@ def league_standings(*, league: League) -> list[dict]:
         return standings_from(teams=list(teams), sides=sides, tie_breakers=tie_breakers)
 
     return cached_table(league=league, tie_breakers=tie_breakers, compute=compute)
+
+
+def division_standings(*, league: League) -> list[dict]:
+    """Issue 13, "Divisions": one table per division of the league, in the divisions' order — `[{id, name,
+    order, rows}]`, each `rows` the division's teams ranked as `league_standings` ranks the league's (the same
+    final sides of the open season, the same tie-breakers, head-to-head among the division's tied teams), and
+    last, when some teams are in none, theirs (`id` None, "No division"). [] when the league has no divisions.
+    Cached per table version beside the league's table (every division write renews the version): no query when
+    cached, three at most when not."""
+    tie_breakers = list(league.house_rules.get("tie_breakers", ["points", "touchdown_difference", "name"]))
+
+    def compute() -> list[dict]:
+        divisions = list(Division.objects.filter(league=league).values("id", "name", "order"))
+        if not divisions:
+            return []
+        placed: dict[int | None, list[tuple[int, str]]] = defaultdict(list)
+        for pk, name, division_id in Team.objects.filter(league=league).values_list("pk", "name", "division_id"):
+            placed[division_id].append((pk, name))
+        if placed[None]:  # the teams in no division still have a table, last
+            divisions.append({"id": None, "name": "No division", "order": None})
+        sides = list(
+            MatchTeam.objects.filter(
+                match__league=league, match__season=league.season, match__status=Match.Status.FINAL
+            ).values("match_id", "team_id", "score", "casualties_inflicted", "outcome", "league_points")
+        )
+        return [
+            {**d, "rows": standings_from(teams=placed[d["id"]], sides=sides, tie_breakers=tie_breakers)}
+            for d in divisions
+        ]
+
+    return cached_table(league=league, tie_breakers=tie_breakers, compute=compute, variant="divisions")
 
 
 def standings_from(

@@ -34,16 +34,20 @@ KEY_FORMAT = 1
 TIMEOUT = 24 * 60 * 60
 
 
-def table_key(*, league: League, tie_breakers: Sequence[str]) -> str:
+def table_key(*, league: League, tie_breakers: Sequence[str], variant: str = "") -> str:
     breakers = hashlib.blake2s(",".join(tie_breakers).encode(), digest_size=6).hexdigest()
-    return f"standings:{KEY_FORMAT}:{league.pk}:{league.table_version}:{breakers}"
+    key = f"standings:{KEY_FORMAT}:{league.pk}:{league.table_version}:{breakers}"
+    return f"{key}:{variant}" if variant else key
 
 
-def cached_table(*, league: League, tie_breakers: Sequence[str], compute: Callable[[], list[dict]]) -> list[dict]:
+def cached_table(
+    *, league: League, tie_breakers: Sequence[str], compute: Callable[[], list[dict]], variant: str = ""
+) -> list[dict]:
     """The league's table at the version `league` was loaded with: from the cache, or `compute()`d and kept.
+    `variant` names another table of the same version (the divisions' tables: "divisions").
 
     Every caller gets its own copy (the cache stores a serialised value), so a page may decorate the rows."""
-    key = table_key(league=league, tie_breakers=tie_breakers)
+    key = table_key(league=league, tie_breakers=tie_breakers, variant=variant)
     rows = cache.get(key)
     if rows is None:
         rows = compute()

@@ -117,6 +117,7 @@ class TeamOut(serializers.ModelSerializer):
         fields = [
             "id",
             "league",
+            "division",
             "name",
             "roster",
             "roster_name",

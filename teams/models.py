@@ -90,6 +90,11 @@ class Team(models.Model):
         "league.Stadium", null=True, blank=True, on_delete=models.SET_NULL, related_name="resident_teams"
     )
     owns_stadium = models.BooleanField(default=False)
+    #: The league division it plays in (issue 13, "Divisions"); none when the league has none or it is unplaced
+    #: (a division deleted: its teams fall back to none).
+    division = models.ForeignKey(
+        "league.Division", null=True, blank=True, on_delete=models.SET_NULL, related_name="teams"
+    )
     #: Set when the team leaves creation (the coach declares it ready, or its first match is scheduled).
     creation_closed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -9,7 +9,7 @@ import datetime as dt
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from league.models import League, Membership, Stadium
+from league.models import Division, League, Membership, Stadium
 from matches.models import Match, MatchTeam
 from teams.models import LedgerEntry, Player, Roster, Team
 
@@ -18,9 +18,12 @@ from .factories import PASSWORD, LeagueFactory, UserFactory
 PLAYERS_PER_TEAM = 4
 
 
-def bulk_league(*, teams: int, finals: int | None = None, fixtures: int = 20, prefix: str = "b") -> League:
+def bulk_league(
+    *, teams: int, finals: int | None = None, fixtures: int = 20, prefix: str = "b", divisions: int = 0
+) -> League:
     """A Blitz Bowl league of `teams` Hume teams, `finals` final matches (3 a team by default, at least 12)
-    and `fixtures` scheduled ones. Every coach's password is PASSWORD; the commissioner is `<prefix>-commish`."""
+    and `fixtures` scheduled ones; with `divisions`, that many divisions (issue 13) holding the teams in turn,
+    the last team in none. Every coach's password is PASSWORD; the commissioner is `<prefix>-commish`."""
     User = get_user_model()
     commish = UserFactory(username=f"{prefix}-commish")
     league = LeagueFactory(created_by=commish, name=f"{prefix.upper()} League", ruleset="blitzbowl")
@@ -32,8 +35,20 @@ def bulk_league(*, teams: int, finals: int | None = None, fixtures: int = 20, pr
     Membership.objects.bulk_create([Membership(league=league, user=c, role=Membership.Role.COACH) for c in coaches])
     roster = Roster.objects.get(ruleset="blitzbowl", key="hume")
     position = roster.positions.order_by("order", "id").first()
+    split = Division.objects.bulk_create(
+        [Division(league=league, name=f"Division {n + 1}", order=n) for n in range(divisions)]
+    )
     made = Team.objects.bulk_create(
-        [Team(league=league, coach=c, name=f"{prefix} Team {i:03d}", roster=roster) for i, c in enumerate(coaches)]
+        [
+            Team(
+                league=league,
+                coach=c,
+                name=f"{prefix} Team {i:03d}",
+                roster=roster,
+                division=split[i % divisions] if split and i < teams - 1 else None,
+            )
+            for i, c in enumerate(coaches)
+        ]
     )
     Player.objects.bulk_create(
         [

@@ -29,10 +29,11 @@ from campaigns.errors import NotPermitted, RuleViolation
 from league import importer, joining, seasons
 from league import services as league_services
 from league.export import league_export_stream
-from league.models import JoinRequest, Membership
-from matches import aftermath, challenges, corrections, disputes, drafts, prematch, schedules, times
+from league.models import Division, JoinRequest, Membership
+from matches import aftermath, challenges, corrections, disputes, drafts, prematch, times
 from matches import services as match_services
-from teams import adjustments, members, season_turn, transfers
+from matches.schedules import bracket, changes, generate, reads
+from teams import adjustments, divisions, members, season_turn, transfers
 from teams import services as team_services
 from tests.factories import UserFactory
 from tests.matches.conftest import full_team
@@ -53,11 +54,15 @@ SERVICE_MODULES = [
     seasons,
     times,
     importer,
-    schedules,
+    reads,
+    bracket,
+    generate,
+    changes,
     joining,
     members,
     adjustments,
     season_turn,
+    divisions,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -81,13 +86,14 @@ NOT_WRITES = {
     "league.seasons.next_turn": "a read: what the next season turn will do (carry or redraft), for the page",
     "matches.times.match_time_proposals": "a read: a match's proposed times",
     "league.importer.max_bytes": "a read: the largest import document (a setting)",
-    "matches.schedules.league_schedules": "a read: the season's schedules as the pages show them",
-    "matches.schedules.league_bracket": "a read: the season's knockout as the bracket answers it",
-    "matches.schedules.schedule_rounds_out": "a read: a schedule's rounds as the API answers them",
-    "matches.schedules.schedule_round_final": "a hook, no door: match_confirm and match_forfeit call it inside "
+    "matches.schedules.reads.league_schedules": "a read: the season's schedules as the pages show them",
+    "matches.schedules.bracket.league_bracket": "a read: the season's knockout as the bracket answers it",
+    "matches.schedules.reads.schedule_rounds_out": "a read: a schedule's rounds as the API answers them",
+    "matches.schedules.bracket.schedule_round_final": "a hook, no door: match_confirm and match_forfeit call it inside "
     "their checked transactions once a match is final; it creates a knockout's next round as the schedule's "
     "publisher",
     "league.joining.invite_link_read": "a read: checks an invite link's signature and age, says what it opens",
+    "teams.divisions.league_divisions": "a read: the league's divisions and their teams (issue 13, Divisions)",
     "league.joining.link_ttl": "a read: how long an invite link is valid (the setting)",
 }
 
@@ -210,6 +216,11 @@ class World:
     def join_request(self):
         """carol asks to join (made directly: the world's league is open, where one simply joins)."""
         return JoinRequest.objects.create(league=self.league, user=self.carol, message="Let me in")
+
+    @cached_property
+    def division(self):
+        """A division of the league (issue 13, Divisions), made directly: its services are what is walked."""
+        return Division.objects.create(league=self.league, name="North")
 
     @cached_property
     def dave(self):
@@ -339,7 +350,7 @@ CALLS: dict[str, Call] = {
     "matches.times.match_time_accept": Call(
         lambda w: {"match_id": w.scheduled.pk, "proposal_id": w.proposal.pk}, lambda w: w.bob
     ),
-    "matches.schedules.schedule_generate": Call(
+    "matches.schedules.generate.schedule_generate": Call(
         lambda w: {
             "league_id": w.league.pk,
             "format": "round_robin",
@@ -348,11 +359,24 @@ CALLS: dict[str, Call] = {
         },
         lambda w: w.commissioner,
     ),
-    "matches.schedules.schedule_withdraw": Call(
+    "matches.schedules.changes.schedule_withdraw": Call(
         lambda w: {"league_id": w.league.pk, "team": w.home.pk}, lambda w: w.commissioner
     ),
-    "matches.schedules.schedule_add_team": Call(
+    "matches.schedules.changes.schedule_add_team": Call(
         lambda w: {"league_id": w.league.pk, "team": w.home.pk}, lambda w: w.commissioner
+    ),
+    "teams.divisions.division_create": Call(
+        lambda w: {"league_id": w.league.pk, "name": "South"}, lambda w: w.commissioner
+    ),
+    "teams.divisions.division_rename": Call(
+        lambda w: {"league_id": w.league.pk, "division_id": w.division.pk, "name": "East"}, lambda w: w.commissioner
+    ),
+    "teams.divisions.division_delete": Call(
+        lambda w: {"league_id": w.league.pk, "division_id": w.division.pk}, lambda w: w.commissioner
+    ),
+    "teams.divisions.division_assign": Call(
+        lambda w: {"league_id": w.league.pk, "division_id": w.division.pk, "team_ids": [w.home.pk]},
+        lambda w: w.commissioner,
     ),
     "matches.challenges.challenge_roll": Call(
         lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice

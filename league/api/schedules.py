@@ -27,6 +27,15 @@ class ScheduleIn(serializers.Serializer):
     )
     from_standings = serializers.IntegerField(required=False, min_value=2)
     preview = serializers.BooleanField(required=False, default=False)
+    per_division = serializers.BooleanField(required=False, default=False)
+    division = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    divisions = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1),
+        required=False,
+        allow_empty=False,
+        max_length=16,
+    )
+    top = serializers.IntegerField(required=False, min_value=1, max_value=1000)
 
 
 class ScheduleTeamIn(serializers.Serializer):
@@ -118,6 +127,10 @@ class ScheduleView(APIView):
             days_per_round=data["days_per_round"],
             from_standings=data.get("from_standings"),
             preview=data["preview"],
+            per_division=data["per_division"],
+            division=data.get("division"),
+            divisions=data.get("divisions"),
+            top=data.get("top"),
         )
         return Response(answer, status=status.HTTP_200_OK if answer["preview"] else status.HTTP_201_CREATED)
 

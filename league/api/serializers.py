@@ -156,3 +156,9 @@ class SeasonQuery(serializers.Serializer):
     season = serializers.IntegerField(
         required=False, min_value=1, max_value=32767, help_text="A season's number (default: the open season)."
     )
+
+
+class StandingsQuery(SeasonQuery):
+    division = serializers.IntegerField(
+        required=False, min_value=1, max_value=2**63 - 1, help_text="A division's id: its table (issue 13, Divisions)."
+    )

@@ -12,8 +12,9 @@ from django.utils.cache import get_conditional_response, patch_cache_control, pa
 from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.renderers import JSONRenderer
 
+from campaigns.errors import RuleViolation
 from league.models import League, Season
-from matches.selectors import league_standings
+from matches.selectors import division_standings, league_standings
 from matches.standings import cached_document, current_tag
 
 from .lookup import path_id
@@ -29,7 +30,11 @@ def season_standings_answer(request, league_id: int, query: dict) -> HttpRespons
         return None
     number = query.get("season", league.season)
     if number == league.season:
-        return standings_answer(request, league_id)
+        return standings_answer(request, league_id, query.get("division"))
+    if query.get("division") is not None:
+        raise RuleViolation(
+            "A closed season's table is the league's only: ask for a division's without season.", field="division"
+        )
     season = Season.objects.filter(league=league, number=number, status=Season.Status.CLOSED).first()
     if season is None:
         return None
@@ -43,13 +48,17 @@ def season_standings_answer(request, league_id: int, query: dict) -> HttpRespons
     return response
 
 
-def standings_answer(request, league_id: int) -> HttpResponse | None:
+def standings_answer(request, league_id: int, division: int | None = None) -> HttpResponse | None:
     """The standings of a league as the database has them now (one read of its row for the table's tag), with
-    the tag as ETag: 304 to a client holding it, else the cached document. None when there is no such league."""
+    the tag as ETag: 304 to a client holding it, else the cached document. None when there is no such league.
+
+    `division` (issue 13, "Divisions"): that division's table instead, cached and tagged the same way (its ETag
+    names the division; every division write renews the table version). None when the league has no such
+    division."""
     tag = current_tag(league_id)
     if tag is None:
         return None
-    etag = f'"{tag}"'
+    etag = f'"{tag}"' if division is None else f'"{tag}-d{division}"'
     response = get_conditional_response(request, etag=etag)
     if response is None:
 
@@ -57,9 +66,16 @@ def standings_answer(request, league_id: int) -> HttpResponse | None:
             # The league loaded whole only here, when the table's document is not cached yet (its house rules'
             # tie-breakers; the version re-read with them is at least as new as the tag's).
             league = League.objects.get(pk=league_id)
-            return JSONRenderer().render({"league": league.pk, "rows": league_standings(league=league)})
+            if division is None:
+                return JSONRenderer().render({"league": league.pk, "rows": league_standings(league=league)})
+            table = next((d for d in division_standings(league=league) if d["id"] == division), None)
+            if table is None:
+                raise Http404("No such division of this league.")
+            body = {"league": league.pk, "division": division, "name": table["name"], "rows": table["rows"]}
+            return JSONRenderer().render(body)
 
-        response = HttpResponse(cached_document(tag=tag, name="api-json", render=render))
+        name = "api-json" if division is None else f"api-json-division-{division}"
+        response = HttpResponse(cached_document(tag=tag, name=name, render=render))
         response["Content-Type"] = "application/json"
     response["ETag"] = etag
     # Public, and revalidated on every use: a client or proxy keeps the body and asks with If-None-Match.
@@ -101,8 +117,8 @@ def standings_shortcut(view, request, kwargs) -> HttpResponse | None:
         negotiable = _negotiable(tuple(view.renderer_classes))
         if not any(part.split(";", 1)[0].strip() in negotiable for part in accept.split(",")):
             return None
-    if meta.get("QUERY_STRING") and ("format" in request.GET or "season" in request.GET):
-        return None  # (a season's table is asked through DRF: its number is validated there)
+    if meta.get("QUERY_STRING") and any(name in request.GET for name in ("format", "season", "division")):
+        return None  # (a season's or a division's table is asked through DRF: its number is validated there)
     try:
         league_id = path_id(kwargs.get("pk"))
     except Http404:

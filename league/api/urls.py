@@ -5,7 +5,7 @@ from matches.api import MatchViewSet
 from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
 
-from . import auth, desk, imports, schedules, seasons, views
+from . import auth, desk, divisions, imports, schedules, seasons, views
 from .lookup import ID_PATTERN
 
 
@@ -59,6 +59,15 @@ urlpatterns = [
     path("leagues/<int:pk>/schedule/withdraw/", schedules.WithdrawView.as_view(), name="api-schedule-withdraw"),
     path("leagues/<int:pk>/schedule/add/", schedules.LateTeamView.as_view(), name="api-schedule-add"),
     path("leagues/<int:pk>/bracket/", schedules.BracketView.as_view(), name="api-league-bracket"),
+    path("leagues/<int:pk>/divisions/", divisions.DivisionListView.as_view(), name="api-league-divisions"),
+    path(
+        "leagues/<int:pk>/divisions/assign/", divisions.DivisionAssignView.as_view(), name="api-league-division-assign"
+    ),
+    path(
+        "leagues/<int:pk>/divisions/<int:division_id>/",
+        divisions.DivisionDetailView.as_view(),
+        name="api-league-division",
+    ),
     path("leagues/<int:pk>/queue/", desk.QueueView.as_view(), name="api-league-queue"),
     path("leagues/<int:pk>/invite-links/", desk.InviteLinkView.as_view(), name="api-league-invite-links"),
     path("leagues/<int:pk>/join-requests/", desk.JoinRequestListView.as_view(), name="api-league-join-requests"),

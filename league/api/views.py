@@ -37,8 +37,8 @@ from .serializers import (
     ReportOut,
     RosterOut,
     RulesetOut,
-    SeasonQuery,
     StadiumSerializer,
+    StandingsQuery,
 )
 from .standings import season_standings_answer, standings_answer, standings_shortcut
 
@@ -145,9 +145,14 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return super().dispatch(request, *args, **kwargs)
 
     @extend_schema(
-        parameters=[SeasonQuery],
+        parameters=[StandingsQuery],
         responses={
-            200: OpenApiResponse(description="{league, rows: [...]} in standings order (a past season: also `season`)")
+            200: OpenApiResponse(
+                description="{league, rows: [...]} in standings order (a past season: also `season`; a division: "
+                "also `division` and its `name`)"
+            ),
+            400: OpenApiResponse(description="`season` or `division` is not a number, or both name a closed season."),
+            404: OpenApiResponse(description="No such league, or no such division of it."),
         },
     )
     @action(detail=True, methods=["get"])
@@ -156,8 +161,13 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         ETag: a client that holds it gets 304, and any other request reads one league row and one cache key."""
         # `suffix`: the router's `standings.json` form passes `format` (without it that form was a 500).
         league_id = path_id(pk)
-        if "season" in request.query_params:
-            response = season_standings_answer(request, league_id, validated(SeasonQuery, request.query_params))
+        asked = request.query_params
+        if "season" in asked or "division" in asked:
+            query = validated(StandingsQuery, asked)
+            if "season" in query:
+                response = season_standings_answer(request, league_id, query)
+            else:
+                response = standings_answer(request, league_id, query["division"])
         else:
             response = standings_answer(request, league_id)
         if response is None:

@@ -20,7 +20,14 @@ from league.policy import may_coach_in_league, may_run_league
 from league.reports import report_body_html, report_queue_now
 from league.selectors import league_for_viewer, report_list, report_queryset
 from matches.policy import may_schedule_match
-from matches.selectors import league_fixtures, league_panels, league_results, league_standings, match_lines
+from matches.selectors import (
+    division_standings,
+    league_fixtures,
+    league_panels,
+    league_results,
+    league_standings,
+    match_lines,
+)
 from matches.standings import cached_document, table_tag
 from teams.models import Team
 from teams.selectors import roster_players, team_list_queryset, team_state
@@ -58,12 +65,27 @@ def _viewer_teams(user, league: League, listed: list) -> list:
     return own or list(Team.objects.filter(league=league, coach=user).only("pk", "name", "league_id", "coach_id"))
 
 
+def _anchor(division_id: int | None) -> str:
+    """The id of a division's table on the page (issue 13, "Divisions")."""
+    return f"standings-division-{division_id}" if division_id is not None else "standings-no-division"
+
+
 def _table_panel(league: League) -> str:
     """The league page's table panel as HTML — the top of the table, with links to the whole table and all the
     teams — or "" before the first final result. Rendered once per table version and kept (matches/standings.py):
     a page view that finds it reads no table and renders no row of it."""
 
     def render() -> bytes:
+        tables = division_standings(league=league)
+        if tables:  # issue 13, "Divisions": one table per division, the top of each
+            if not any(row["played"] for table in tables for row in table["rows"]):
+                return b""
+            each = max(3, PANEL_TEAMS // len(tables))
+            shown = [{**table, "rows": table["rows"][:each], "anchor": _anchor(table["id"])} for table in tables]
+            total = sum(len(table["rows"]) for table in tables)
+            context = {"league": league, "divisions": shown, "team_total": total}
+            context["more_table"] = any(len(table["rows"]) > each for table in tables)
+            return render_to_string("league/_table_panel.html", context).encode()
         standings = league_standings(league=league)
         if not any(row["played"] for row in standings):
             return b""
@@ -170,10 +192,21 @@ def league_table(request: HttpRequest, pk: int) -> HttpResponse:
     """`/leagues/<id>/table/`: the whole league table in pages of `LIST_PAGE` rows (the table is read whole:
     it is one cached computation, not a query per page)."""
     league = get_object_or_404(League, pk=pk)
-    standings = league_standings(league=league)
-    rows = standings if any(row["played"] for row in standings) else []
+    tables = division_standings(league=league)
+    if tables:  # issue 13, "Divisions": the divisions' tables one after the other, paged as one list of rows
+        rows = [{**row, "division": (table["name"], _anchor(table["id"]))} for table in tables for row in table["rows"]]
+    else:
+        rows = league_standings(league=league)
+    rows = rows if any(row["played"] for row in rows) else []
     page = list_page(request, Paginator(rows, LIST_PAGE))
     context = {"league": league, "page": page, "standings": page.object_list, "table": True}
+    if tables:  # this page's rows, by division
+        groups: list[dict] = []
+        for row in page.object_list:
+            if not groups or groups[-1]["anchor"] != row["division"][1]:
+                groups.append({"name": row["division"][0], "anchor": row["division"][1], "rows": []})
+            groups[-1]["rows"].append(row)
+        context["divisions"] = groups
     return render(request, "league/teams.html", context)
 
 

@@ -15,7 +15,7 @@ from django.test import RequestFactory
 from drf_spectacular.generators import SchemaGenerator
 
 from league.input_guard import InputGuardMiddleware
-from league.models import Membership
+from league.models import Division, Membership
 from matches.services import match_schedule
 from teams.models import Transfer
 from tests.factories import LeagueFactory, TeamFactory, UserFactory, hire
@@ -51,7 +51,8 @@ def world(db):
     transfer = Transfer.objects.create(player=player, from_team=team, to_team=other, proposed_by=boss)
     Membership.objects.get_or_create(league=league, user=boss, role=Membership.Role.COMMISSIONER)
     ids = {"leagues": league.pk, "teams": team.pk, "matches": match.pk, "transfers": transfer.pk}
-    return {"user": boss, "ids": ids, "team": team.pk, "player": player.pk}
+    division = Division.objects.create(league=league, name="North")  # issue 13, Divisions
+    return {"user": boss, "ids": ids, "team": team.pk, "player": player.pk, "division": division.pk}
 
 
 def _url(path: str, world: dict, *, id_value=None) -> str:
@@ -59,6 +60,7 @@ def _url(path: str, world: dict, *, id_value=None) -> str:
     values = {
         "id": world["ids"].get(resource, 1),
         "team_id": world["team"],
+        "division_id": world["division"],
         "player_id": world["player"],
         "inducement_id": 1,
         "request_id": 1,

@@ -31,9 +31,14 @@ def _json_feature_known():
     assert connection.features.supports_json_field
 
 
-@pytest.fixture(params=[4, 400], ids=["4-teams", "400-teams"])
+@pytest.fixture(
+    params=[(4, 0), (400, 0), (4, 2), (400, 4)],
+    ids=["4-teams", "400-teams", "4-teams-2-divisions", "400-teams-4-divisions"],
+)
 def big(request):
-    return bulk_league(teams=request.param)
+    """Issue 12's budgets at 4 and 400 teams, and the same with divisions (issue 13): one table per division."""
+    teams, divisions = request.param
+    return bulk_league(teams=teams, divisions=divisions)
 
 
 def _pages(league) -> dict[str, tuple[str, int]]:
