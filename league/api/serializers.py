@@ -63,6 +63,7 @@ class LeagueUpdateIn(serializers.Serializer):
 class ReportOut(serializers.Serializer):
     id = serializers.IntegerField()
     week = serializers.CharField()
+    season = serializers.IntegerField(help_text="The number of the season the report is of (issue 13).")
     created_at = serializers.DateTimeField()
     url = serializers.CharField()
 
@@ -155,4 +156,10 @@ class ChallengeIn(serializers.Serializer):
 class SeasonQuery(serializers.Serializer):
     season = serializers.IntegerField(
         required=False, min_value=1, max_value=32767, help_text="A season's number (default: the open season)."
+    )
+
+
+class ReportQuery(serializers.Serializer):
+    season = serializers.IntegerField(
+        required=False, min_value=1, max_value=32767, help_text="Only the reports of this season (default: all)."
     )
