@@ -297,6 +297,13 @@ class Week:
         )
         return sides
 
+    def closed_table(self) -> list[dict]:
+        """The report's season's final table, frozen when it closed (one query; read only for a closed season)."""
+        from league.models import Season
+
+        frozen = Season.objects.filter(league=self.league, number=self.season).values_list("final_table", flat=True)
+        return list(frozen.first() or [])
+
     # --- lookups ------------------------------------------------------------------------------------------------
     def team_name(self, team_id: int) -> str:
         team = self.team_by_id.get(team_id)

@@ -65,6 +65,13 @@ def test_the_same_week_of_the_closed_season_counts_only_its_matches_I(league, tu
     _m1, m2, m3, _m4 = w["matches"]
     data = build_report(league=league, week_start=w["start"], week_end=w["end"], season=1)
     assert [r["id"] for r in data["results"]] == [m2, m3]
+    # Its table is season 1's, as it was frozen at the turn: M1, M2 and M3 only (Cold Cats and Dim Dogs one each).
+    assert {row["name"]: row["played"] for row in data["table"]} == {
+        "Ash Apes": 2,
+        "Bog Bats": 2,
+        "Cold Cats": 1,
+        "Dim Dogs": 1,
+    }
     season_scorers = {e["player"]: e["value"] for e in data["top_scorers"]["season"]}
     assert w["players"][2][1] not in season_scorers or season_scorers[w["players"][2][1]] < 2
 
