@@ -53,6 +53,7 @@ def seed_league(*, teams: int, matches: int, players: int, days: int = 0) -> int
 
     from league.models import LeagueReport
     from matches.models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
+    from matches.tally import tally_rebuild
     from teams.models import LedgerEntry, Player
     from tests.factories import LeagueFactory, TeamFactory, UserFactory
 
@@ -129,6 +130,7 @@ def seed_league(*, teams: int, matches: int, players: int, days: int = 0) -> int
         PlayerMatch.objects.bulk_create(player_rows)
         Roll.objects.bulk_create(rolls)
         LedgerEntry.objects.bulk_create(entries)
+    tally_rebuild(league_id=league.pk)  # the rows were written in bulk: the players' season totals from them
     dated = Match.objects.filter(pk=OuterRef("match_id")).values("confirmed_at")[:1]
     LedgerEntry.objects.filter(team__league=league, match__isnull=False).update(created_at=Subquery(dated))
     for week in range(1, 11):

@@ -147,6 +147,7 @@ def report_record(report) -> dict:
     return {
         "id": report.pk,
         "week": report.week,
+        "season": report.season,
         "week_start": report.week_start.isoformat(),
         "week_end": report.week_end.isoformat(),
         "created_at": report.created_at.isoformat(),

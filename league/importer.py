@@ -52,6 +52,7 @@ from matches.models import (
     Roll,
 )
 from matches.rolls import restored_roll
+from matches.tally import tally_rebuild
 from teams.models import LedgerEntry, Player, Position, Roster, Sponsorship, Team
 
 #: Records of a section checked and written together: one bulk insert per table and chunk.
@@ -820,6 +821,7 @@ def _read_reports(state: _Import, chunk: list[tuple[str, Any]]) -> None:
             LeagueReport(
                 league=state.league,
                 week=week,
+                season=_field(r, path, "season", _int(1, 32767), 1),
                 week_start=_field(r, path, "week_start", _when()),
                 week_end=_field(r, path, "week_end", _when()),
                 data=data,
@@ -958,3 +960,4 @@ def _finish(state: _Import) -> None:
             raise _bad(path, f"Season {number} is not among the seasons.")
     League.objects.filter(pk=state.league.pk).update(season=state.open_season)
     state.league.season = state.open_season
+    tally_rebuild(league_id=state.league.pk)  # the players' season totals, from the rows just written

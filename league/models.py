@@ -237,6 +237,9 @@ class LeagueReport(models.Model):
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="reports")
     #: The ISO week, e.g. "2026-W49".
     week = models.CharField(max_length=8)
+    #: The number of the league's season the report is of (issue 13): the open season when it was written; its
+    #: sections count that season's matches only (docs/decisions.md, "A report in the week a season turned").
+    season = models.PositiveSmallIntegerField(default=1)
     week_start = models.DateTimeField()
     week_end = models.DateTimeField()
     #: The report's sections as data (the export and the feed read it) and rendered for the page and e-mail.

@@ -92,9 +92,12 @@ def report_generate(*, league_id: int, moment: datetime | None = None, regenerat
         if not regenerate and (report := this_week.first()) is not None:
             return report
         start = moment - REPORT_SPAN
-        data = build_report(league=league, week_start=start, week_end=moment)
+        # I (issue 13): a report is of the season open when it is written, and counts only that season's matches
+        # (docs/decisions.md, "A report in the week a season turned").
+        data = build_report(league=league, week_start=start, week_end=moment, season=league.season)
         context = {"report": data, "league": league, "week": week, "base_url": site_url()}
         fields = {
+            "season": league.season,
             "week_start": start,
             "week_end": moment,
             "data": data,

@@ -113,12 +113,15 @@ def league_commissioners(*, league: League) -> list[str]:
 
 def report_queryset(*, league: League) -> QuerySet[LeagueReport]:
     """The league's weekly reports, newest first, without their bodies."""
-    return league.reports.order_by("-week_start", "-id").only("pk", "week", "created_at", "updated_at", "league_id")
+    fields = ("pk", "week", "season", "created_at", "updated_at", "league_id")
+    return league.reports.order_by("-week_start", "-id").only(*fields)
 
 
-def report_list(*, league: League, limit: int | None = None) -> list:
-    """The league's weekly reports, newest first, without their bodies (one query)."""
+def report_list(*, league: League, limit: int | None = None, season: int | None = None) -> list:
+    """The league's weekly reports, newest first, without their bodies (one query); only `season`'s when given."""
     reports = report_queryset(league=league)
+    if season is not None:
+        reports = reports.filter(season=season)
     return list(reports[:limit] if limit else reports)
 
 

@@ -28,6 +28,7 @@ from teams.services import Posting, ledger_post, ledger_post_many
 from .changes import changes_write, field_changes
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
 from .rolls import entered_records, record_rolls
+from .tally import tally_add
 
 #: Ruleset-tracked player fields kept in a team's pre-match snapshot.
 SNAPSHOT_FIELDS = ("goal_points", "abilities", "role", "wounds", "armour_used", "matches_survived", "elite")
@@ -144,6 +145,7 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
         changed[player.pk] = player
     changes_write(Player, {pk: field_changes(player, read[pk]) for pk, player in changed.items()})
     PlayerMatch.objects.bulk_create(new_rows)
+    tally_add(league_id=match.league_id, season=match.season, rows=new_rows)
     # Dice rolled at the table for the match itself (e.g. weather, fans) join the roll log.
     record_rolls(
         league=league,
@@ -174,6 +176,7 @@ def result_undo(match: Match, *, user: AbstractBaseUser) -> dict:
         "logs": {str(a.team_id): a.log for a in match.aftermaths.all()},
     }
     PlayerMatch.objects.filter(match=match).delete()
+    tally_add(league_id=match.league_id, season=match.season, rows=undone["player_rows"], sign=-1)
     Aftermath.objects.filter(match=match).delete()
     return undone
 

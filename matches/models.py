@@ -456,3 +456,6 @@ class ScheduleRound(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.number}"
+
+
+from .tally import PlayerSeason  # noqa: E402, F401  (the season's tallies: a model of this app, kept in its module)

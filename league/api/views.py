@@ -35,6 +35,7 @@ from .serializers import (
     MembershipIn,
     MembershipOut,
     ReportOut,
+    ReportQuery,
     RosterOut,
     RulesetOut,
     StadiumSerializer,
@@ -238,7 +239,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         league = object_or_404(League, pk=pk)
         return StreamingHttpResponse(league_export_stream(league=league), content_type="application/json")
 
-    @extend_schema(methods=["GET"], responses=ReportOut(many=True))
+    @extend_schema(methods=["GET"], parameters=[ReportQuery], responses=ReportOut(many=True))
     @extend_schema(
         methods=["POST"],
         request=None,
@@ -249,14 +250,16 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     )
     @action(detail=True, methods=["get", "post"])
     def reports(self, request, pk=None):
-        """GET: the weekly reports, newest first. POST (commissioner): write this week's report now (it
-        replaces this week's), answered 202 once queued, 503 when the queue cannot be reached."""
+        """GET: the weekly reports, newest first (`?season=N`: only that season's). POST (commissioner): write
+        this week's report now (it replaces this week's), answered 202 once queued, 503 when the queue cannot be
+        reached."""
         league = object_or_404(League, pk=pk)
         if request.method == "GET":
+            season = validated(ReportQuery, request.query_params).get("season")
             return Response(
                 [
-                    {"id": r.pk, "week": r.week, "created_at": r.created_at, "url": report_url(r)}
-                    for r in report_list(league=league)
+                    {"id": r.pk, "week": r.week, "season": r.season, "created_at": r.created_at, "url": report_url(r)}
+                    for r in report_list(league=league, season=season)
                 ]
             )
         if not may_run_league(request.user, league):

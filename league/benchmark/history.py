@@ -20,6 +20,7 @@ from campaigns.rulesets.base import fmt_gil
 from campaigns.rulesets.blitzbowl import postmatch
 from matches.models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
 from matches.rolls import roll_row, write_roll_rows
+from matches.tally import tally_rebuild
 from teams.models import LedgerEntry, Player
 
 from .play import result_body
@@ -148,6 +149,7 @@ def history_write(
         chunk = pairs[first : first + BATCH]
         with transaction.atomic(), dated(*DATED_FIELDS):
             written += _chunk_write(league, rules, hr, books, chunk, start + step * first, step, commissioner_id, rng)
+    tally_rebuild(league_id=league.pk)  # the rows were written in bulk: the players' season totals from them
     return written
 
 

@@ -16,9 +16,10 @@ from .sections import OMIT, SECTIONS, Parts
 from .week import Week
 
 
-def build_report(*, league, week_start: datetime, week_end: datetime) -> dict:
-    """The week's report as plain data. Fixed queries whatever the league size."""
-    w = Week(league, week_start, week_end)
+def build_report(*, league, week_start: datetime, week_end: datetime, season: int | None = None) -> dict:
+    """The week's report of `season` (default: the open one) as plain data: its sections count that season's
+    matches only (issue 13). Fixed queries whatever the league size."""
+    w = Week(league, week_start, week_end, season)
     parts = Parts(w)
     terms, casualties = w.rules.report_terms, w.rules.report_casualties
     report: dict[str, Any] = {

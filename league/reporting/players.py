@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
@@ -13,7 +14,13 @@ from .week import PlayerRow, Week
 
 
 def _leaders(totals: Mapping[int, int], ref, limit: int = TOP) -> list[dict]:
-    entries = [{**ref(key), "value": int(value)} for key, value in totals.items() if value]
+    # Only the keys that can place are named (a season board has a total for each of the league's ~5,000
+    # players): those at least as high as the `limit`-th highest total, its ties included, which the sort orders.
+    scored = [(key, value) for key, value in totals.items() if value]
+    if len(scored) > limit:
+        cut = heapq.nlargest(limit, (value for _, value in scored))[-1]
+        scored = [(key, value) for key, value in scored if value >= cut]
+    entries = [{**ref(key), "value": int(value)} for key, value in scored]
     entries.sort(key=lambda e: (-e["value"], e["name"].lower(), e.get("player") or 0))
     return entries[:limit]
 

@@ -102,9 +102,10 @@ def _result_words(teams: list[dict], event: str) -> str:
 def table(w: Week) -> list[dict]:
     """The table at the week's end, each team's move since the table a week ago. Both are the league's table now
     (cached per table version: `league_standings`) without the sides confirmed since: the week's, and any
-    later ones (a report regenerated after later results shows the table as it stood at the week's end)."""
+    later ones (a report regenerated after later results shows the table as it stood at the week's end). A
+    closed season's table now is the one frozen when it closed (issue 13: a report of a season counts its own)."""
     breakers = _tie_breakers(w.league)
-    now = league_standings(league=w.league)
+    now = league_standings(league=w.league) if w.season == w.league.season else w.closed_table()
     if w.later_matches:
         counts = _without(now, w.later_sides)
         now = _ranked(w, END, counts, breakers)

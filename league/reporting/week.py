@@ -7,7 +7,7 @@
   head-to-head read only for the teams level before it (`head_to_head`); the chart reads its ten teams' sides
   (`value_sides`), a team leaderboard its teams' sums (`team_sums`);
 - player scorers, MVPs, deaths, injuries, wounds: the week's per-player match rows (`PlayerMatch`), and each
-  player's season sums (summed by the database: the one read whose work grows with the season);
+  player's season totals (his season's tally, `matches.tally`: a row a player, however long the season);
 - improvements: each post-match sequence's journal (`Aftermath.journal`) and the matches' own journals;
 - gil (a game whose economy is gil): the ledger entries made in the week and the league's stadiums;
 - fixtures: the sides of scheduled matches.
@@ -21,11 +21,12 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import Count, F, IntegerField, Prefetch, Q, Sum, TextField
+from django.db.models import F, IntegerField, Prefetch, Q, Sum, TextField
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast, Coalesce
 
 from matches.models import Aftermath, Match, MatchTeam, PlayerMatch
+from matches.tally import TALLIED, season_tallies
 from teams.models import LedgerEntry, Player, Position, Sponsorship
 from teams.selectors import team_queryset, team_state
 
@@ -83,12 +84,14 @@ class PlayerRow(NamedTuple("PlayerColumns", [(name, Any) for name in _PLAYER_FIE
 class Week:
     """Everything the report reads, loaded once."""
 
-    def __init__(self, league, start: datetime, end: datetime):
+    def __init__(self, league, start: datetime, end: datetime, season: int | None = None):
         self.league, self.start, self.end = league, start, end
+        #: The season the report is of (issue 13; default the open one): every match it reads is of it.
+        self.season = league.season if season is None else season
         self.rules, self.hr = league.rules, league.house_rules
         self.words = self.rules.words
         self.gil = self.rules.economy == "gil"
-        final = {"match__league": league, "match__status": Match.Status.FINAL}
+        final = {"match__league": league, "match__season": self.season, "match__status": Match.Status.FINAL}
 
         # Teams with their rosters, treasuries and sponsorships (plain lists, `to_attr`: a managed prefetch
         # builds a queryset per team and relation); each roster is one row shared by its teams, its positions
@@ -179,22 +182,9 @@ class Week:
                 "detail",
             )
         )
-        # Each player's season up to the week's end.
-        self.season_rows = {
-            r["player_id"]: r
-            for r in PlayerMatch.objects.filter(**final, match__confirmed_at__lt=end)
-            .order_by("player_id")
-            .values("player_id")
-            .annotate(
-                touchdowns=Sum("touchdowns"),
-                casualties=Sum("casualties"),
-                goal_points=Sum("goal_points"),
-                matches=Count("id"),
-            )
-        }
         # The journals of the week's matches and of every later one (a change's "after" may be found there).
         self.journal_matches = list(
-            Match.objects.filter(league=league, status=Match.Status.FINAL, confirmed_at__gte=start)
+            Match.objects.filter(league=league, season=self.season, status=Match.Status.FINAL, confirmed_at__gte=start)
             .order_by("confirmed_at", "id")
             .values("id", "journal", "confirmed_at")
         )
@@ -203,6 +193,17 @@ class Week:
             self.later_sides = list(
                 MatchTeam.objects.filter(**final, match__confirmed_at__gte=end).values(*STANDING_COLUMNS)
             )
+        # Each player's season up to the week's end: his season's tally (a row a player, kept by the confirming
+        # and correcting transactions: matches/tally.py), less the rows of any match confirmed after the week.
+        self.season_rows = season_tallies(league_id=league.pk, season=self.season)
+        if self.later_matches:
+            later = PlayerMatch.objects.filter(**final, match__confirmed_at__gte=end).values("player_id", *TALLIED)
+            for row in later:
+                blank = {"player_id": row["player_id"], "matches": 0, **dict.fromkeys(TALLIED, 0)}
+                tally = self.season_rows.setdefault(row["player_id"], blank)
+                tally["matches"] -= 1
+                for name in TALLIED:
+                    tally[name] -= row[name]
         self.aftermaths = list(
             Aftermath.objects.filter(**final, match__confirmed_at__gte=start)
             .order_by("match_id", "team_id")
@@ -220,7 +221,9 @@ class Week:
             self.stadiums = dict(league.stadiums.values_list("pk", "name"))
         # The fixtures: every side of a scheduled match.
         self.fixture_sides = list(
-            MatchTeam.objects.filter(match__league=league, match__status=Match.Status.SCHEDULED)
+            MatchTeam.objects.filter(
+                match__league=league, match__season=self.season, match__status=Match.Status.SCHEDULED
+            )
             .order_by("match__created_at", "match_id", "order")
             .values(
                 "match_id",
@@ -239,6 +242,7 @@ class Week:
         return MatchTeam.objects.filter(
             Q(match__confirmed_at__lt=moment) | Q(match__confirmed_at__isnull=True),
             match__league=self.league,
+            match__season=self.season,
             match__status=Match.Status.FINAL,
         )
 
@@ -260,7 +264,9 @@ class Week:
         sides = list(
             MatchTeam.objects.filter(team_id__in=teams).order_by().values("match_id", "team_id", *fields, **expressions)
         )
-        matches = Match.objects.filter(pk__in={s["match_id"] for s in sides}, status=Match.Status.FINAL)
+        matches = Match.objects.filter(
+            pk__in={s["match_id"] for s in sides}, season=self.season, status=Match.Status.FINAL
+        )
         confirmed = dict(matches.order_by().values_list("pk", "confirmed_at"))
         return [{**s, "confirmed_at": confirmed[s["match_id"]]} for s in sides if s["match_id"] in confirmed]
 
@@ -290,6 +296,13 @@ class Week:
             key=lambda s: ((0, s["confirmed_at"]) if s["confirmed_at"] else unconfirmed) + (s["match_id"], s["order"])
         )
         return sides
+
+    def closed_table(self) -> list[dict]:
+        """The report's season's final table, frozen when it closed (one query; read only for a closed season)."""
+        from league.models import Season
+
+        frozen = Season.objects.filter(league=self.league, number=self.season).values_list("final_table", flat=True)
+        return list(frozen.first() or [])
 
     # --- lookups ------------------------------------------------------------------------------------------------
     def team_name(self, team_id: int) -> str:

@@ -86,7 +86,8 @@ def test_the_list_is_newest_first_with_urls(api, league, three_reports):
     assert [r["week"] for r in body] == ["2026-W49", "2026-W48", "2026-W47"]
     by_week = {r.week: r for r in three_reports}
     for item in body:
-        assert set(item) == {"id", "week", "created_at", "url"}
+        assert set(item) == {"id", "week", "season", "created_at", "url"}
+        assert item["season"] == 1  # issue 13: the season the report is of
         report = by_week[item["week"]]
         assert item["id"] == report.pk
         assert parse_datetime(item["created_at"]) == report.created_at
