@@ -69,6 +69,7 @@ LEDGER_FIELDS = model_fields(LedgerOut, LedgerEntry)
 MATCH_FIELDS = (
     *model_fields(MatchOut, Match, skip=("teams", "sides", "aftermath", "prematch")),
     ("result_body", "result_body", JSON),
+    ("schedule_round", "schedule_round_id", PLAIN),
 )
 SIDE_FIELDS = model_fields(SideOut, MatchTeam, related={"team_name": "team__name"})
 

@@ -31,6 +31,7 @@ from .columns import (
     row_writer,
 )
 from .encoding import batches, json_array, json_object, pages
+from .schedules import schedules_section
 
 
 @dataclass(frozen=True)
@@ -88,9 +89,12 @@ def _audit(ctx: Context) -> Iterator[bytes]:
 
 
 #: The document's sections after its head, in order: (key, writer of its JSON value). A new section (the
-#: schedules, the divisions) is one more entry here and one in league.importer.SECTIONS, in the same place.
+#: divisions: after "teams", before "schedules", since a schedule or a match may come to name a division) is one
+#: more entry here and one in league.importer.SECTIONS, in the same place. The schedules come before the
+#: matches, which name their rounds.
 SECTIONS: tuple[tuple[str, Callable[[Context], Iterator[bytes]]], ...] = (
     ("teams", lambda ctx: json_array(_teams(ctx), 1)),
+    ("schedules", schedules_section),
     ("matches", lambda ctx: json_array(_matches(ctx), ctx.limits.batch // 10)),
     ("ledgers", lambda ctx: json_object(_ledgers(ctx), 1)),
     ("rolls", lambda ctx: json_array(_rolls(ctx), ctx.limits.batch)),
@@ -192,6 +196,8 @@ def _matches(ctx: Context) -> Iterator[dict]:
             doc["prematch"] = prematch_record(prematch)
             yield {name: doc[name] for name in MatchOut.Meta.fields} | {
                 "result_body": doc["result_body"],
+                # The generated schedule's round it was made in (an id of the schedules' rounds), or null.
+                "schedule_round": doc["schedule_round"],
                 # The sequences' whole state (the brief `aftermath` and `prematch` above are MatchOut's): what an
                 # import needs to resume them where they stand.
                 "prematch_step": prematch.step_index if prematch else None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from campaigns.errors import RuleViolation
@@ -86,6 +86,16 @@ def timestamp(null: bool = False):
         return moment
 
     return check
+
+
+def day(value, path) -> date:
+    """A date, as the export writes one (YYYY-MM-DD)."""
+    if not isinstance(value, str):
+        raise bad(path, "Expected a date (YYYY-MM-DD).")
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise bad(path, "Expected a date (YYYY-MM-DD).") from None
 
 
 def json_value(kind: type | tuple[type, ...] = object, null: bool = False):

@@ -51,7 +51,10 @@ def read_matches(state: ImportState, chunk: list[tuple[str, Any]]) -> None:
             confirmed_by_id=field(record, path, "confirmed_by", state.user_ref, None),
             confirmed_at=field(record, path, "confirmed_at", timestamp(null=True), None),
             created_at=field(record, path, "created_at", timestamp(null=True), None) or timezone.now(),
+            schedule_round_id=field(record, path, "schedule_round", state.ref(state.rounds, "schedule round"), None),
         )
+        if match.schedule_round_id is not None and state.round_seasons[match.schedule_round_id] != season:
+            raise bad(f"{path}.schedule_round", "The round is of another season's schedule.")
         matches.append((old, match))
         seen_teams = set()
         for i, side in enumerate(field(record, path, "sides", a_list)):

@@ -25,6 +25,12 @@ class ImportState:
         self.teams: dict[int, Team] = {}
         self.players: dict[int, int] = {}
         self.matches: dict[int, int] = {}
+        #: Generated schedules: the ids seen, the (season, format) pairs taken, each round's old id → new id, and
+        #: each new round's season (a match names its round and must be of its season).
+        self.schedule_ids: set[int] = set()
+        self.schedule_formats: set[tuple[int, str]] = set()
+        self.rounds: dict[int, int] = {}
+        self.round_seasons: dict[int, int] = {}
         self.match_seasons: dict[int, str] = {}  # season number → the path of a match in it
         self.positions: dict[str, dict[str, Position]] = {}
         self.rosters: dict[str, Roster] = {}
@@ -73,7 +79,11 @@ class ImportState:
         return remap_ids(value, teams, self.players, keyed)
 
 
-TEAM_KEYS = frozenset({"team", "winner", "loser", "home", "away", "superior", "underdog", "aggressor", "champion"})
+TEAM_KEYS = frozenset(
+    {"team", "winner", "loser", "home", "away", "superior", "underdog", "aggressor", "champion", "withdrawn", "joined"}
+)
+#: Keys whose value is a list of team ids (a schedule's audit entries: its teams, withdrawn teams, byes, seeds).
+TEAM_LIST_KEYS = frozenset({"teams", "withdrawn", "byes", "seeds"})
 PLAYER_KEYS = frozenset({"player", "mvp"})
 
 
@@ -93,6 +103,11 @@ def remap_ids(value: Any, teams: dict[int, int], players: dict[int, int], keyed:
             elif key in PLAYER_KEYS and item in players:
                 item = players[item]
             out[key] = item
+        elif key in TEAM_LIST_KEYS and isinstance(item, list):
+            out[key] = [
+                teams.get(t, t) if isinstance(t, int) and not isinstance(t, bool) else remap_ids(t, teams, players)
+                for t in item
+            ]
         else:
             out[key] = remap_ids(item, teams, players)
     return out
