@@ -76,8 +76,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.queue",  # the commissioner's queue reads matches, transfers and requests to join
             "league.seasons",  # closing a season reads the matches' table and sequences
             "league.web.*",
-            "league.export",
-            "league.importer",
+            "league.export.*",
+            "league.importer.*",
             "league.api.imports",
             "league.feeds",
             "league.calendar",  # the iCalendar feeds read the matches and the teams

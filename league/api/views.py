@@ -234,8 +234,9 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @extend_schema(responses={200: OpenApiResponse(description="The whole league as one JSON document.")})
     @action(detail=True, methods=["get"])
     def export(self, request, pk=None):
-        """League, house rules, teams and players (with history), matches with results and pre-match
-        sequences, ledgers, rolls and reports. Streamed: the document is written as it is read."""
+        """League, house rules, teams and players (with history), generated schedules with their rounds, matches
+        with results and sequences, ledgers, rolls, reports, seasons and the audit (league.export.SECTIONS).
+        Streamed: the document is written as it is read."""
         league = object_or_404(League, pk=pk)
         return StreamingHttpResponse(league_export_stream(league=league), content_type="application/json")
 

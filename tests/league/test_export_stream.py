@@ -27,6 +27,7 @@ from teams.api import LedgerOut, PlayerOut, TeamOut
 from teams.models import LedgerEntry
 from teams.selectors import team_queryset
 from tests.league.test_export import export_doc, play, played_league
+from tests.schedules.helpers import three_schedules
 
 
 def in_memory_export(league) -> dict:
@@ -59,6 +60,7 @@ def in_memory_export(league) -> dict:
     for match, doc in zip(matches, MatchOut(matches, many=True).data, strict=True):
         doc["prematch"] = prematch_record(getattr(match, "prematch", None))
         doc["result_body"] = match.result_body
+        doc["schedule_round"] = match.schedule_round_id
         # The export lists the post-match sequences in the sides' order (home first), not by team id, so an
         # imported league (whose ids run in the teams' order) exports them alike.
         order = {side["team"]: side["order"] for side in doc["sides"]}
@@ -102,6 +104,34 @@ def in_memory_export(league) -> dict:
                 "league": LeagueOut(league).data,
                 "house_rules": league.house_rules,
                 "teams": team_docs,
+                # Issue 13: the generated schedules, each with its rounds (its creator as his id).
+                "schedules": [
+                    {
+                        "id": sc.pk,
+                        "season": sc.season,
+                        "format": sc.format,
+                        "legs": sc.legs,
+                        "days_per_round": sc.days_per_round,
+                        "start": sc.start.isoformat(),
+                        "teams": sc.teams,
+                        "withdrawn": sc.withdrawn,
+                        "created_by": sc.created_by_id,
+                        "created_at": DateTimeField().to_representation(sc.created_at),
+                        "rounds": [
+                            {
+                                "id": r.pk,
+                                "number": r.number,
+                                "starts": r.starts.isoformat(),
+                                "deadline": r.deadline.isoformat(),
+                                "kind": r.kind,
+                                "byes": r.byes,
+                                "slots": r.slots,
+                            }
+                            for r in sc.rounds.order_by("number")
+                        ],
+                    }
+                    for sc in league.schedules.order_by("season", "id")
+                ],
                 "matches": match_docs,
                 "ledgers": ledgers,
                 "rolls": RollOut(rolls, many=True).data,
@@ -200,6 +230,7 @@ def test_the_streamed_export_equals_the_in_memory_document_across_many_pages(
     api, api_as, commissioner, coach, other_coach, monkeypatch
 ):
     league = busy_league(api_as, commissioner, [coach, other_coach])
+    three_schedules(league, commissioner)
     reference = in_memory_export(league)
     for chunk, team_chunk in ((500, 50), (2, 1), (1, 3), (3, 4)):
         monkeypatch.setattr(export, "CHUNK", chunk)
@@ -210,6 +241,7 @@ def test_the_streamed_export_equals_the_in_memory_document_across_many_pages(
             "league",
             "house_rules",
             "teams",
+            "schedules",
             "matches",
             "ledgers",
             "rolls",
@@ -220,13 +252,20 @@ def test_the_streamed_export_equals_the_in_memory_document_across_many_pages(
         doc.pop("exported_at")
         assert doc == reference, (chunk, team_chunk)
         assert list(doc["ledgers"]) == list(reference["ledgers"])
+    # Issue 13: the schedules, oldest first, with their rounds; the matches name their rounds.
+    assert [sc["format"] for sc in reference["schedules"]] == ["round_robin", "knockout", "swiss"]
+    rounds = {r["id"] for sc in reference["schedules"] for r in sc["rounds"]}
+    assert {m["schedule_round"] for m in reference["matches"]} - {None} <= rounds
+    scheduled = [m for m in reference["matches"] if m["schedule_round"]]
+    reference["matches"] = [m for m in reference["matches"] if not m["schedule_round"]]
+    assert len(scheduled) == 9 and reference["schedules"][0]["withdrawn"]  # 10 - 4 withdrawn, 2 and 1
     assert len(reference["matches"]) == 5 and len(reference["rolls"]) == 7 and len(reference["reports"]) == 2
     (induced,) = [m for m in reference["matches"] if m["inducements"]]
     assert induced["prematch"]["gate"] == 15_000 and len(induced["inducements"]) == 2
     # Issue 13: seasons oldest first, the audit oldest first, a match's disputes, the memorial's players.
     assert [(s["number"], s["status"]) for s in reference["seasons"]] == [(1, "closed"), (2, "open")]
     assert reference["seasons"][0]["champion"] == reference["teams"][0]["id"]
-    assert [e["reason"] for e in reference["audit"]] == ["first", "second"]
+    assert [e["reason"] for e in reference["audit"]][:2] == ["first", "second"]  # then the schedules'
     assert [d["ruling"] for m in reference["matches"] for d in m["disputes"]] == ["rejected", ""]
     (gone,) = reference["teams"][0]["former_players"]
     assert gone["status"] == "dead" and gone["history"] == [] and gone["left_at"]

@@ -15,125 +15,15 @@ from hypothesis import strategies as st
 
 from league import importer
 from league.models import AuditEntry, League, Season
-from matches.models import Aftermath, Match, PlayerMatch, Roll
+from matches.models import Aftermath, Match, PlayerMatch, Roll, Schedule, ScheduleRound
 from teams.models import LedgerEntry, Player, Team
 from tests.factories import UserFactory
-from tests.league.test_export import export_doc
+from tests.league.roundtrip import assert_same, export_bytes, import_as, round_trip
 from tests.league.test_export_stream import busy_league
 from tests.matches import test_bonecruncher_season, test_elfball_campaign, test_golden_season, test_prematch_full_match
+from tests.schedules.helpers import three_schedules
 
 pytestmark = pytest.mark.django_db
-
-#: Keys whose value is a user of the document (outside the round trip: the importer becomes every one).
-USER_KEYS = {
-    "commissioner",
-    "commissioners",
-    "coach",
-    "coach_username",
-    "submitted_by",
-    "confirmed_by",
-    "raised_by",
-    "ruled_by",
-    "actor",
-    "rolled_by",
-}
-TEAM_KEYS = {"team", "teams", "home_stadium", "champion", "superior", "underdog", "aggressor", "winner", "loser"}
-PLAYER_KEYS = {"player", "mvp"}
-MATCH_KEYS = {"match", "match_id"}
-#: Objects keyed by team id.
-TEAM_KEYED = {"fans", "fame", "team_values", "induced", "terrain", "ledgers"}
-
-
-def canonical(doc: dict) -> dict:
-    """The document with every id replaced by its record's place (team 0, player 0.3, match 5 …), every user by
-    "user", the export's own moment and the reports' addresses (which hold ids) dropped."""
-    teams = {t["id"]: f"T{i}" for i, t in enumerate(doc["teams"])}
-    players = {
-        p["id"]: f"P{i}.{key}{j}"
-        for i, t in enumerate(doc["teams"])
-        for key in ("players", "former_players")
-        for j, p in enumerate(t[key])
-    }
-    matches = {m["id"]: f"M{i}" for i, m in enumerate(doc["matches"])}
-    stadiums = {s["id"]: f"S{i}" for i, s in enumerate(doc["league"]["stadiums"])}
-
-    def ids(value, table):
-        if isinstance(value, list):
-            return [ids(v, table) for v in value]
-        if isinstance(value, dict):
-            return walk(value)
-        return table.get(value, value) if isinstance(value, int) and not isinstance(value, bool) else value
-
-    def walk(value, keyed=None):
-        if isinstance(value, list):
-            return [walk(v) for v in value]
-        if not isinstance(value, dict):
-            return value
-        out = {}
-        for key, item in value.items():
-            if keyed and key.isdigit():
-                key = teams.get(int(key), key)
-            if key in ("id", "league", "url", "exported_at"):
-                continue
-            if key in USER_KEYS:
-                out[key] = "user" if item else item
-            elif key in ("house_rules", "house_rules_overrides"):
-                out[key] = item  # the rules' numbers, no ids
-            elif isinstance(item, dict):
-                out[key] = walk(item, keyed=key in TEAM_KEYED)
-            elif key in ("stadium", "home_stadium"):
-                out[key] = ids(item, stadiums)
-            elif key in TEAM_KEYS:
-                out[key] = ids(item, teams)
-            elif key in PLAYER_KEYS:
-                out[key] = ids(item, players)
-            elif key in MATCH_KEYS:
-                out[key] = ids(item, matches)
-            else:
-                out[key] = walk(item, keyed=key in TEAM_KEYED)
-        return out
-
-    return walk(doc)
-
-
-def import_as(client, document: bytes):
-    return client.post("/api/v1/leagues/import/", document, content_type="application/json")
-
-
-def export_bytes(client, league_id: int) -> bytes:
-    response = client.get(f"/api/v1/leagues/{league_id}/export/")
-    assert response.status_code == 200
-    return b"".join(response.streaming_content)
-
-
-def round_trip(api, api_as, league: League) -> tuple[dict, dict, League]:
-    importer_user = UserFactory()
-    before = export_bytes(api, league.pk)
-    response = import_as(api_as(importer_user), before)
-    assert response.status_code == 201, response.json()
-    copy = League.objects.get(pk=response.json()["id"])
-    assert copy.created_by == importer_user
-    assert set(Team.objects.filter(league=copy).values_list("coach", flat=True)) <= {importer_user.pk}
-    return json.loads(before), export_doc(api, copy.pk), copy
-
-
-def assert_same(first: dict, second: dict) -> None:
-    """Field by field, section by section, so a failure names the first field that differs."""
-    a, b = canonical(first), canonical(second)
-    assert list(a) == list(b)
-    for section in a:
-        left, right = a[section], b[section]
-        if isinstance(left, list):
-            assert len(left) == len(right), section
-            for i, (x, y) in enumerate(zip(left, right, strict=True)):
-                if isinstance(x, dict):
-                    for key in x:
-                        assert x[key] == y.get(key), f"{section}[{i}].{key}"
-                    assert list(x) == list(y), f"{section}[{i}]"
-                else:
-                    assert x == y, f"{section}[{i}]"
-        else:
-            assert left == right, section
 
 
 GOLDEN = {
@@ -177,7 +67,10 @@ def test_export_import_export_is_the_same_document_apart_from_ids_and_users(api,
 
 @pytest.fixture
 def busy(api_as, commissioner, coach, other_coach):
-    return busy_league(api_as, commissioner, [coach, other_coach], teams=6, matches=3)
+    """The busy league with a round robin, a knockout and a Swiss in its open season (issue 13)."""
+    league = busy_league(api_as, commissioner, [coach, other_coach], teams=6, matches=3)
+    three_schedules(league, commissioner)
+    return league
 
 
 def test_a_league_with_disputes_seasons_audit_memorial_reports_and_rolls_survives_the_round_trip(api, api_as, busy):
@@ -211,6 +104,8 @@ def test_the_import_costs_the_same_queries_for_a_small_or_a_large_league(
         monkeypatch.setattr(connection.features, "max_query_params", 32766)
     small = busy_league(api_as, commissioner, [coach, other_coach], teams=6, matches=3)
     large = busy_league(api_as, commissioner, [coach, other_coach], teams=12, matches=6)
+    for league in (small, large):
+        three_schedules(league, commissioner)
     client = api_as(UserFactory())
     counts = []
     for league in (small, large):
@@ -233,7 +128,8 @@ def test_the_import_reads_a_chunk_at_a_time(api, api_as, busy, monkeypatch):
 
 
 def rows() -> dict:
-    return {m.__name__: m.objects.count() for m in (League, Team, Player, Match, PlayerMatch, LedgerEntry, Roll)}
+    models = (League, Team, Player, Match, PlayerMatch, LedgerEntry, Roll, Schedule, ScheduleRound)
+    return {m.__name__: m.objects.count() for m in models}
 
 
 def refused(client, document, path: str, status: int = 400) -> str:
@@ -333,12 +229,28 @@ CHECKED = {
     "teams[].players[].history[].touchdowns",
     "teams[].players[].history[].match_id",
     "teams[].former_players[].left_at",
+    # Issue 13: the generated schedules and their rounds.
+    "schedules[].season",
+    "schedules[].format",
+    "schedules[].legs",
+    "schedules[].days_per_round",
+    "schedules[].start",
+    "schedules[].teams",
+    "schedules[].withdrawn",
+    "schedules[].rounds[].id",
+    "schedules[].rounds[].number",
+    "schedules[].rounds[].starts",
+    "schedules[].rounds[].deadline",
+    "schedules[].rounds[].kind",
+    "schedules[].rounds[].byes",
+    "schedules[].rounds[].slots",
     "matches[].id",
     "matches[].season",
     "matches[].kind",
     "matches[].status",
     "matches[].result",
     "matches[].created_at",
+    "matches[].schedule_round",
     "matches[].sides[].team",
     "matches[].sides[].order",
     "matches[].sides[].score",

@@ -50,3 +50,36 @@ def bulk_ready_teams(league, n: int) -> list[int]:
         ]
     )
     return [t.pk for t in made]
+
+
+def three_schedules(league, commissioner) -> dict:
+    """The open season of `league` (six teams or more) given one schedule of each format through the services
+    (issue 13, "Schedules"): a round robin of its first five teams (by name) from which the fifth withdraws (its
+    opponents rest those rounds), a knockout of the first three (seed 1 on a bye; the semi-final forfeited by
+    seed 3, so the final is made) and a Swiss' first round of three (a bye). Answers the three schedules' ids."""
+    import datetime as dt
+
+    from matches.disputes import match_forfeit
+    from matches.schedules import schedule_generate, schedule_withdraw
+
+    teams = list(Team.objects.filter(league=league).order_by("name", "id").values_list("pk", flat=True))
+    start = dt.date(2027, 1, 4)
+    made = {}
+    made["round_robin"] = schedule_generate(
+        user=commissioner, league_id=league.pk, format="round_robin", start=start, teams=teams[:5], days_per_round=5
+    )["id"]
+    schedule_withdraw(user=commissioner, league_id=league.pk, team=teams[4])
+    knockout = schedule_generate(
+        user=commissioner, league_id=league.pk, format="knockout", start=start + dt.timedelta(weeks=6), teams=teams[:3]
+    )
+    made["knockout"] = knockout["id"]
+    (semi,) = knockout["rounds"][0]["matches"]
+    match_forfeit(user=commissioner, match_id=semi, team_id=teams[2], reason="Bracket.")
+    made["swiss"] = schedule_generate(
+        user=commissioner,
+        league_id=league.pk,
+        format="swiss",
+        start=start + dt.timedelta(weeks=10),
+        teams=[teams[3], teams[4], teams[5]],
+    )["id"]
+    return made

@@ -1,0 +1,29 @@
+"""The document's sections after its head, declared in league.export.SECTIONS' order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .matches import read_matches, write_history
+from .records import read_audit, read_ledgers, read_reports, read_rolls, read_seasons
+from .schedules import read_schedules
+from .state import ImportState
+from .teams import read_teams
+
+#: The document's sections after its head, in league.export.SECTIONS' order: (key, reader of a chunk of its
+#: records, "array" or "object"). A section may be missing (an older export): it is then empty. The divisions
+#: (another helper's) go after "teams" and before "schedules", as in league.export.SECTIONS.
+SECTIONS: tuple[tuple[str, Callable[[ImportState, list], None], str], ...] = (
+    ("teams", read_teams, "array"),
+    ("schedules", read_schedules, "array"),
+    ("matches", read_matches, "array"),
+    ("ledgers", read_ledgers, "object"),
+    ("rolls", read_rolls, "array"),
+    ("reports", read_reports, "array"),
+    ("seasons", read_seasons, "array"),
+    ("audit", read_audit, "array"),
+)
+#: What runs once a section is read (the players' match rows wait for the matches).
+AFTER = {"matches": write_history}
+#: Keys of the head the import reads (`league`) or skips (derived, or of the export's moment).
+HEAD = ("exported_at", "league", "house_rules")
