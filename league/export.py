@@ -29,9 +29,10 @@ from league.api.serializers import LeagueOut
 from league.models import AuditEntry, League, Season
 from league.reports import report_url
 from league.selectors import league_queryset
-from matches.api import MatchOut, RollOut, SideOut
+from matches.api import RollOut
 from matches.models import Aftermath, Dispute, Inducement, Match, MatchTeam, PlayerMatch, Prematch, Roll
 from matches.prematch import inducement_out, prematch_record
+from matches.serializers import MatchOut, SideOut
 from teams.api import LedgerOut, PlayerOut, TeamOut
 from teams.models import LedgerEntry, Team
 from teams.selectors import team_queryset
