@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.layers",
             "league.audit",
             "league.joining",
+            "league.invite_links",
             "league.migrations.*",
         ),
     ),

@@ -381,3 +381,7 @@ class JoinRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} asks to join {self.league} ({self.state})"
+
+
+# Models of their own modules, registered with the app here (this module stays under 400 lines).
+from .invite_links import InviteLink  # noqa: E402, F401
