@@ -28,6 +28,11 @@ def reason_text(reason: object, *, limit: int = REASON_MAX) -> str:
     return text
 
 
+def reason_with(automatic: str, given: str) -> str:
+    """An audit entry's reason when the service says what happened itself: its words, then the commissioner's."""
+    return f"{automatic.rstrip('.')}: {given}" if given else automatic
+
+
 def audit_record(
     *,
     league: League,

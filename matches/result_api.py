@@ -12,6 +12,7 @@ from rest_framework.decorators import action
 from league.api.errors import validated
 from league.api.fields import TextField
 from league.api.lookup import object_or_404, path_id
+from league.audit import REASON_MAX
 
 from . import corrections, disputes, services
 from .models import Match
@@ -78,6 +79,16 @@ class ResultIn(serializers.Serializer):
     rolls = serializers.JSONField(required=False)
 
 
+class CorrectIn(ResultIn):
+    """The corrected result body, and the commissioner's reason for the correction (kept in the audit)."""
+
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
+
+
+class CorrectReasonIn(serializers.Serializer):
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
+
+
 # The result's actions of the match viewset (`self._out` answers the match as it now stands). No docstring: the
 # schema would give it to every action that has none of its own.
 class ResultActions:
@@ -138,10 +149,16 @@ class ResultActions:
         disputes.match_forfeit(user=request.user, match_id=path_id(pk), team_id=data["team"], reason=data["reason"])
         return self._out(path_id(pk))
 
-    @extend_schema(request=ResultIn, responses=MatchOut)
+    @extend_schema(request=CorrectIn, responses=MatchOut)
     @action(detail=True, methods=["post"])
     def correct(self, request, pk=None):
-        """The commissioner corrects a final result: its effects are reversed and the corrected one applied."""
+        """The commissioner corrects a final result: its effects are reversed and the corrected one applied.
+        `reason` (optional, beside the result's fields) is kept in the audit."""
         object_or_404(Match, pk=pk)
-        corrections.match_correct(user=request.user, match_id=path_id(pk), body=request.data)
+        body = request.data
+        reason = ""
+        if isinstance(body, dict) and "reason" in body:
+            reason = validated(CorrectReasonIn, {"reason": body["reason"]})["reason"]
+            body = {key: value for key, value in body.items() if key != "reason"}
+        corrections.match_correct(user=request.user, match_id=path_id(pk), body=body, reason=reason)
         return self._out(path_id(pk))

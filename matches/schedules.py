@@ -30,7 +30,7 @@ from django.utils import timezone
 from campaigns import scheduling
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.scheduling import KnockoutRound, Pairing, Round
-from league.audit import audit_record
+from league.audit import audit_record, reason_text, reason_with
 from league.models import League, league_activity_changed
 from teams.models import LedgerEntry, Team
 
@@ -370,6 +370,7 @@ def schedule_generate(
     days_per_round: int = 7,
     from_standings: int | None = None,
     preview: bool = False,
+    reason: object = "",
 ) -> dict:
     """Generate the open season's `format` schedule (round robin: every round; knockout: the bracket's first
     round; Swiss: the next round) and, unless `preview`, publish it. Answers `{id, format, season, preview,
@@ -382,6 +383,7 @@ def schedule_generate(
         league = League.objects.select_for_update().get(pk=league_id)
         if not policy.may_publish_schedule(user, league):
             raise NotPermitted("Only the commissioner generates the league's schedules.")
+        reason = reason_text(reason)  # the commissioner's words, after the audit's own
         existing = Schedule.objects.filter(league=league, season=league.season, format=format).first()
         if existing is not None and format != Schedule.Format.SWISS:
             raise ScheduleConflict(
@@ -417,7 +419,7 @@ def schedule_generate(
                 "matches": sum(len(ids) for ids in made.values()),
                 "teams": list(schedule.teams),
             },
-            reason=f"{schedule.get_format_display()} generated",
+            reason=reason_with(f"{schedule.get_format_display()} generated", reason),
         )
     return {**answer, "id": schedule.pk, "rounds": _answer(planned, made)}
 
@@ -595,7 +597,12 @@ def _team_id(team: object) -> int:
 
 
 def schedule_withdraw(
-    *, user: AbstractBaseUser, league_id: int, team: int, format: str = Schedule.Format.ROUND_ROBIN
+    *,
+    user: AbstractBaseUser,
+    league_id: int,
+    team: int,
+    format: str = Schedule.Format.ROUND_ROBIN,
+    reason: object = "",
 ) -> dict:
     """A team leaves the open season's round robin (or Swiss): its matches not played yet are deleted and each of
     their opponents rests that round instead (a bye); its final results stand. Refused (409) while one of its
@@ -603,6 +610,7 @@ def schedule_withdraw(
     team = _team_id(team)
     with transaction.atomic():
         league, schedule = _changeable(league_id, user, format)
+        reason = reason_text(reason)
         if team not in schedule.teams:
             raise RuleViolation("That team is not in this schedule.", field="team")
         pure, rows, matches = _stored(schedule)
@@ -634,7 +642,7 @@ def schedule_withdraw(
             target=f"schedule {schedule.pk}",
             before={"teams": list(pure.teams)},
             after={"teams": list(changed.teams), "withdrawn": team, "matches_removed": dropped},
-            reason=f"Team {team} withdrew",
+            reason=reason_with(f"Team {team} withdrew", reason),
         )
     return {"id": schedule.pk, "format": schedule.format, "rounds": schedule_rounds_out(schedule)}
 
@@ -646,6 +654,7 @@ def schedule_add_team(
     team: int,
     from_round: int | None = None,
     format: str = Schedule.Format.ROUND_ROBIN,
+    reason: object = "",
 ) -> dict:
     """A team joins the open season's round robin late: from `from_round` (default: the first round whose
     deadline has not passed) it plays the teams resting in each round, and what it still owes goes into rounds
@@ -654,6 +663,7 @@ def schedule_add_team(
     team = _team_id(team)
     with transaction.atomic():
         league, schedule = _changeable(league_id, user, format)
+        reason = reason_text(reason)
         found = Team.objects.filter(league=league, pk=team).first()
         if found is None:
             raise RuleViolation("That team is not a team of this league.", field="team")
@@ -674,7 +684,7 @@ def schedule_add_team(
             target=f"schedule {schedule.pk}",
             before=None,
             after={"joined": team, "matches_added": added},
-            reason=f"Team {team} joined late",
+            reason=reason_with(f"Team {team} joined late", reason),
         )
     return {"id": schedule.pk, "format": schedule.format, "rounds": schedule_rounds_out(schedule)}
 

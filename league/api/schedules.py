@@ -9,11 +9,13 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from league.audit import REASON_MAX
 from league.models import League
 from matches import schedules
 from matches.models import Schedule
 
 from .errors import validated
+from .fields import TextField
 from .lookup import object_or_404
 
 
@@ -27,6 +29,7 @@ class ScheduleIn(serializers.Serializer):
     )
     from_standings = serializers.IntegerField(required=False, min_value=2)
     preview = serializers.BooleanField(required=False, default=False)
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
 
 
 class ScheduleTeamIn(serializers.Serializer):
@@ -34,6 +37,7 @@ class ScheduleTeamIn(serializers.Serializer):
     format = serializers.ChoiceField(
         choices=[Schedule.Format.ROUND_ROBIN, Schedule.Format.SWISS], required=False, default="round_robin"
     )
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
 
 
 class LateTeamIn(ScheduleTeamIn):
@@ -118,6 +122,7 @@ class ScheduleView(APIView):
             days_per_round=data["days_per_round"],
             from_standings=data.get("from_standings"),
             preview=data["preview"],
+            reason=data["reason"],
         )
         return Response(answer, status=status.HTTP_200_OK if answer["preview"] else status.HTTP_201_CREATED)
 
@@ -133,7 +138,7 @@ class WithdrawView(APIView):
         league = object_or_404(League, pk=pk)
         data = validated(ScheduleTeamIn, request.data)
         answer = schedules.schedule_withdraw(
-            user=request.user, league_id=league.pk, team=data["team"], format=data["format"]
+            user=request.user, league_id=league.pk, team=data["team"], format=data["format"], reason=data["reason"]
         )
         return Response(answer)
 
@@ -154,6 +159,7 @@ class LateTeamView(APIView):
             team=data["team"],
             from_round=data.get("from_round"),
             format=data["format"],
+            reason=data["reason"],
         )
         return Response(answer, status=status.HTTP_201_CREATED)
 
