@@ -8,7 +8,29 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from campaigns.errors import RuleViolation
+
 from .models import AuditEntry, League
+
+#: A commissioner's optional reason for an action (the API takes it as strict text, league/api/fields.py).
+REASON_MAX = 500
+
+
+def reason_text(reason: object, *, limit: int = REASON_MAX) -> str:
+    """A commissioner's optional reason, stripped; RuleViolation for anything but text of at most `limit` characters."""
+    if reason is None:
+        return ""
+    if not isinstance(reason, str):
+        raise RuleViolation("A reason is text.", field="reason")
+    text = reason.strip()
+    if len(text) > limit:
+        raise RuleViolation(f"A reason is at most {limit} characters.", field="reason")
+    return text
+
+
+def reason_with(automatic: str, given: str) -> str:
+    """An audit entry's reason when the service says what happened itself: its words, then the commissioner's."""
+    return f"{automatic.rstrip('.')}: {given}" if given else automatic
 
 
 def audit_record(

@@ -5,22 +5,21 @@ refuses. Every commissioner decision, and every join through a link, is in the l
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core import signing
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 
 from . import policy
-from .audit import audit_record
+from .audit import audit_record, reason_text
+from .invite_links import InviteLink, LinkSigner
 from .models import JoinRequest, League, Membership
 
-#: The signer's salt: a token signed for anything else never opens a league.
-SALT = "dugout.invite-link"
 #: How long an invite link opens the league (house default 7 days; settings INVITE_LINK_TTL, a timedelta).
 DEFAULT_TTL = dt.timedelta(days=7)
 MESSAGE_MAX = 500
@@ -34,58 +33,86 @@ class JoinConflict(Conflict):
     """A join that cannot happen as things stand (answered 409)."""
 
 
-@dataclass(frozen=True)
-class InviteLink:
-    token: str
-    league_id: int
-    issued_by_id: int
-    expires_at: dt.datetime
-
-
-def invite_link_create(*, user: AbstractBaseUser, league: League) -> InviteLink:
-    """The commissioner makes an invite link to his league (a coach's place for whoever opens it in time)."""
+def invite_link_create(*, user: AbstractBaseUser, league: League, reason: object = "") -> InviteLink:
+    """The commissioner makes an invite link to his league (a coach's place for whoever opens it in time): a
+    stored row (listed, counted, revocable) whose token the URL carries."""
     if not policy.may_invite(user, league):
         raise NotPermitted("Only a commissioner of this league may make an invite link.")
-    token = signing.TimestampSigner(salt=SALT).sign_object({"league": league.pk, "by": user.pk})
-    link = invite_link_read(token=token)
+    text = reason_text(reason)
+    # Whole seconds, read where the signer reads them: the token's signed timestamp is the row's created_at.
+    now = dt.datetime.fromtimestamp(int(signing.time.time()), tz=dt.UTC)
     with transaction.atomic():
+        link = InviteLink.objects.create(league=league, created_by=user, created_at=now, expires_at=now + link_ttl())
         audit_record(
             league=league,
             actor=user,
             action="invite_link",
-            target=f"league {league.pk}",
+            target=f"invite link {link.pk}",
             after={"expires_at": link.expires_at.isoformat()},
+            reason=text,
         )
     return link
 
 
-def invite_link_read(*, token: object) -> InviteLink:
-    """What a token opens; RuleViolation (in words) for a token that is forged, mangled or expired."""
+def invite_link_read(*, token: object, lock: bool = False) -> InviteLink:
+    """The stored link a token opens; RuleViolation (in words) for a token that is forged, mangled or expired, or
+    whose link the commissioner revoked. The signature and the row are both checked."""
     if not isinstance(token, str) or not token:
         raise RuleViolation("This is not a valid invite link.", field="token")
-    signer = signing.TimestampSigner(salt=SALT)
     try:
-        data = signer.unsign_object(token, max_age=link_ttl())
-        signed_at = dt.datetime.fromtimestamp(signing.b62_decode(token.rsplit(":", 2)[1]), tz=dt.UTC)
+        data = LinkSigner().unsign_object(token, max_age=link_ttl())
     except signing.SignatureExpired as exc:
         raise RuleViolation("This invite link has expired: ask the commissioner for a new one.", field="token") from exc
     except (signing.BadSignature, ValueError, TypeError, IndexError) as exc:
         raise RuleViolation("This is not a valid invite link.", field="token") from exc
-    if not isinstance(data, dict) or not isinstance(data.get("league"), int) or not isinstance(data.get("by"), int):
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), int) for k in ("league", "by", "link")):
         raise RuleViolation("This is not a valid invite link.", field="token")
-    return InviteLink(token, data["league"], data["by"], signed_at + link_ttl())
+    rows = InviteLink.objects.filter(pk=data["link"], league_id=data["league"], created_by_id=data["by"])
+    link = (rows.select_for_update() if lock else rows).first()
+    if link is None:
+        raise RuleViolation("This is not a valid invite link.", field="token")
+    state = link.state
+    if state == InviteLink.State.REVOKED:
+        raise RuleViolation("The commissioner revoked this invite link: ask for a new one.", field="token")
+    if state == InviteLink.State.EXPIRED:
+        raise RuleViolation("This invite link has expired: ask the commissioner for a new one.", field="token")
+    return link
+
+
+def invite_link_revoke(*, user: AbstractBaseUser, link_id: int, reason: object = "") -> InviteLink:
+    """The commissioner revokes an invite link of his league: it joins nobody from now on (audited, with the
+    reason given). Revoking a revoked link changes nothing."""
+    with transaction.atomic():
+        link = InviteLink.objects.select_for_update(of=("self",)).select_related("league").filter(pk=link_id).first()
+        if link is None or not policy.may_invite(user, link.league):
+            raise NotPermitted("Only a commissioner of this league may revoke its invite links.")
+        text = reason_text(reason)
+        if link.revoked_at is not None:
+            return link
+        link.revoked_at, link.revoked_by = timezone.now(), user
+        link.save(update_fields=["revoked_at", "revoked_by"])
+        audit_record(
+            league=link.league,
+            actor=user,
+            action="invite_link_revoked",
+            target=f"invite link {link.pk}",
+            before={"uses": link.uses, "expires_at": link.expires_at.isoformat()},
+            after={"revoked_at": link.revoked_at.isoformat()},
+            reason=text,
+        )
+    return link
 
 
 def invite_link_join(*, user: AbstractBaseUser, token: str) -> Membership:
     """A signed-in user opens a valid invite link and joins its league as a coach (once: again is a no-op).
-    A link stops working when the commissioner who made it no longer runs the league."""
+    A link stops working when the commissioner who made it no longer runs the league, or revokes it."""
     if not user.is_authenticated:
         raise NotPermitted("Sign in (or sign up) to join a league.")
-    link = invite_link_read(token=token)
     with transaction.atomic():
+        link = invite_link_read(token=token, lock=True)  # under the row's lock: a revoke waits, or went first
         league = League.objects.select_for_update().filter(pk=link.league_id).first()
         issuer_runs = Membership.objects.filter(
-            league_id=link.league_id, user_id=link.issued_by_id, role=Membership.Role.COMMISSIONER
+            league_id=link.league_id, user_id=link.created_by_id, role=Membership.Role.COMMISSIONER
         ).exists()
         if league is None or not issuer_runs:
             raise RuleViolation(
@@ -93,15 +120,21 @@ def invite_link_join(*, user: AbstractBaseUser, token: str) -> Membership:
             )
         membership, created = Membership.objects.get_or_create(league=league, user=user, role=Membership.Role.COACH)
         if created:
+            InviteLink.objects.filter(pk=link.pk).update(uses=F("uses") + 1)
             JoinRequest.objects.filter(league=league, user=user, state=JoinRequest.State.PENDING).update(
-                state=JoinRequest.State.APPROVED, decided_at=timezone.now(), decided_by_id=link.issued_by_id
+                state=JoinRequest.State.APPROVED, decided_at=timezone.now(), decided_by_id=link.created_by_id
             )
             audit_record(
                 league=league,
                 actor=user,
                 action="member_joined",
                 target=f"user {user.pk} ({user.get_username()})",
-                after={"role": Membership.Role.COACH, "via": "invite link", "issued_by": link.issued_by_id},
+                after={
+                    "role": Membership.Role.COACH,
+                    "via": "invite link",
+                    "link": link.pk,
+                    "issued_by": link.created_by_id,
+                },
             )
     return membership
 
@@ -153,7 +186,7 @@ def join_request_approve(*, user: AbstractBaseUser, request_id: int) -> Membersh
 
 def join_request_refuse(*, user: AbstractBaseUser, request_id: int, reason: object = "") -> JoinRequest:
     """The commissioner refuses (a reason is optional, kept in the audit); the user may ask again later."""
-    text = reason.strip() if isinstance(reason, str) else ""
+    text = reason_text(reason)
     with transaction.atomic():
         join = _pending(user, request_id)
         _decide(join, JoinRequest.State.REFUSED, user, reason=text)

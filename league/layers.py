@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.layers",
             "league.audit",
             "league.joining",
+            "league.invite_links",
             "league.migrations.*",
         ),
     ),

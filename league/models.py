@@ -387,3 +387,6 @@ class JoinRequest(models.Model):
 
 
 from .divisions_models import Division  # noqa: E402, F401 (defined apart to keep this module short; needs League)
+
+# Models of their own modules, registered with the app here (this module stays under 400 lines).
+from .invite_links import InviteLink  # noqa: E402, F401

@@ -20,7 +20,7 @@ from campaigns.rulesets import season
 from teams.season_turn import season_turn_apply
 
 from . import policy
-from .audit import audit_record
+from .audit import audit_record, reason_text, reason_with
 from .models import League, Season, league_table_changed
 
 
@@ -98,10 +98,10 @@ def _turn_words(turn: dict) -> str:
     return f" with a redraft ({len(turn['teams'])} team(s) rebuilt, {turn['players_released']} player(s) released)"
 
 
-def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "") -> Season:
+def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "", reason: object = "") -> Season:
     """Close the league's open season (its final table and champion kept) and open the next one, named `name`.
     Refused with a `SeasonConflict` (409) while a result of the season waits or a post-match sequence is
-    unfinished; only a commissioner may."""
+    unfinished; only a commissioner may. `reason` (optional) follows the audit's own words."""
     from matches.models import Match
     from matches.selectors import league_standings
 
@@ -112,6 +112,7 @@ def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "")
         league = League.objects.select_for_update().filter(pk=league_id).first()
         if league is None or not policy.may_run_league(user, league):
             raise NotPermitted("Only the league's commissioner can close a season and open the next.")
+        reason = reason_text(reason)
         why = _waiting(league)
         if why is not None:
             raise SeasonConflict(why)
@@ -157,12 +158,16 @@ def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "")
             target=f"season {closing.number}",
             before={"season": closing.number, "champion": closing.champion_id},
             after={"season": opened.number, "name": opened.name, "fixtures_carried": carried, "turn": turn},
-            reason=f"Season {closing.number} closed; season {opened.number} opened" + _turn_words(turn) + ".",
+            reason=reason_with(
+                f"Season {closing.number} closed; season {opened.number} opened" + _turn_words(turn) + ".", reason
+            ),
         )
     return opened
 
 
-def league_set_next_season_rules(*, user: AbstractBaseUser, league_id: int, overrides: object) -> League:
+def league_set_next_season_rules(
+    *, user: AbstractBaseUser, league_id: int, overrides: object, reason: object = ""
+) -> League:
     """House-rule overrides "from next season": validated now against the ruleset, kept on the league, and
     merged into its overrides when the open season closes (`season_start_next`). Replaces any set before; `{}`
     withdraws them. Only a commissioner may; the change is in the audit."""
@@ -170,6 +175,7 @@ def league_set_next_season_rules(*, user: AbstractBaseUser, league_id: int, over
         league = League.objects.select_for_update().filter(pk=league_id).first()
         if league is None or not policy.may_run_league(user, league):
             raise NotPermitted("Only a commissioner of this league may set its house rules.")
+        reason = reason_text(reason)
         validated = league.rules.validate_house_rules(overrides)
         before = league.house_rules_next_season
         league.house_rules_next_season = validated
@@ -181,6 +187,6 @@ def league_set_next_season_rules(*, user: AbstractBaseUser, league_id: int, over
             target="house rules from next season",
             before=before,
             after=validated,
-            reason=f"To apply when season {league.season + 1} opens.",
+            reason=reason_with(f"To apply when season {league.season + 1} opens.", reason),
         )
     return league

@@ -13,7 +13,7 @@ from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
 
 from . import policy
-from .audit import audit_record
+from .audit import audit_record, reason_text
 from .models import Invitation, League, Membership, Season, Stadium, league_table_changed, new_table_version
 
 
@@ -40,12 +40,15 @@ def league_update(
     overrides: dict | None = None,
     open_registration: bool | None = None,
     report_settings: dict | None = None,
+    reason: object = "",
 ) -> League:
-    """Change a league's settings. House-rule overrides merge into the ones already set. `report_settings`
-    ({reports_enabled, report_weekday, report_hour, timezone}) sets when the weekly report is written."""
+    """Change a league's settings. House-rule overrides merge into the ones already set (in the audit with
+    `reason`, optional). `report_settings` ({reports_enabled, report_weekday, report_hour, timezone}) sets when
+    the weekly report is written."""
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league_id)
         _check_runs(user, league)
+        reason = reason_text(reason)
         for field, value in (report_settings or {}).items():
             if field not in REPORT_SETTINGS:
                 raise RuleViolation(f"{field} is not a report setting.", field=field)
@@ -60,7 +63,7 @@ def league_update(
             league.rules.validate_house_rules(overrides)
             before = league.house_rules_overrides
             league.house_rules_overrides = house_rules.merge(league.house_rules_overrides, overrides)
-            _audit_house_rules(user, league, before)
+            _audit_house_rules(user, league, before, reason)
             # The table's tie-breakers may have changed (saved with the league below, in this transaction).
             league.table_version = league_table_changed(league.pk)
         if name is not None:
@@ -79,7 +82,7 @@ def _check_runs(user: AbstractBaseUser, league: League) -> None:
         raise NotPermitted("Only a commissioner of this league may change its settings.")
 
 
-def _audit_house_rules(user: AbstractBaseUser, league: League, before: dict) -> None:
+def _audit_house_rules(user: AbstractBaseUser, league: League, before: dict, reason: str) -> None:
     """A house-rule change is in the audit with the overrides before and after (an unchanged set is no change)."""
     if before != league.house_rules_overrides:
         audit_record(
@@ -89,6 +92,7 @@ def _audit_house_rules(user: AbstractBaseUser, league: League, before: dict) -> 
             target=f"league {league.pk}",
             before=before,
             after=league.house_rules_overrides,
+            reason=reason,
         )
 
 
@@ -96,14 +100,16 @@ def _audit_house_rules(user: AbstractBaseUser, league: League, before: dict) -> 
 REPORT_SETTINGS = ("reports_enabled", "report_weekday", "report_hour", "timezone")
 
 
-def league_replace_overrides(*, user: AbstractBaseUser, league_id: int, overrides: dict) -> League:
-    """Set the league's overrides to exactly these (the dashboard edits the whole set at once)."""
+def league_replace_overrides(*, user: AbstractBaseUser, league_id: int, overrides: dict, reason: object = "") -> League:
+    """Set the league's overrides to exactly these (the dashboard edits the whole set at once; `reason`, optional,
+    goes in the audit)."""
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league_id)
         _check_runs(user, league)
+        reason = reason_text(reason)
         before = league.house_rules_overrides
         league.house_rules_overrides = league.rules.validate_house_rules(overrides)
-        _audit_house_rules(user, league, before)
+        _audit_house_rules(user, league, before, reason)
         league.table_version = league_table_changed(league.pk)
         league.save(update_fields=["house_rules_overrides", "table_version"])
     return league
@@ -113,7 +119,9 @@ class InvitationConflict(Conflict):
     """An invitation that cannot be made or answered as things stand (answered 409)."""
 
 
-def invitation_create(*, user: AbstractBaseUser, league: League, username: str, role: str) -> Invitation:
+def invitation_create(
+    *, user: AbstractBaseUser, league: League, username: str, role: str, reason: object = ""
+) -> Invitation:
     """The commissioner `user` invites `username` to be a coach or commissioner of `league`; the membership
     is made only when that user accepts. Asking again while the same invitation is pending returns it (a
     repeat changes nothing); a user who already holds the role, or is invited to another, is a conflict."""
@@ -121,6 +129,7 @@ def invitation_create(*, user: AbstractBaseUser, league: League, username: str, 
         raise RuleViolation("role is 'coach' or 'commissioner'.", field="role")
     if not policy.may_invite(user, league):
         raise NotPermitted("Only a commissioner of this league may invite members.")
+    reason = reason_text(reason)
     invitee = get_user_model().objects.filter(username=username).first()
     if invitee is None:
         raise RuleViolation(f"No user called {username!r}.", field="username")
@@ -143,6 +152,7 @@ def invitation_create(*, user: AbstractBaseUser, league: League, username: str, 
             action="invitation",
             target=f"user {invitee.pk} ({invitee.get_username()})",
             after={"role": role, "state": Invitation.State.PENDING},
+            reason=reason,
         )
         return invitation
 

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
-from league.audit import audit_record
+from league.audit import audit_record, reason_text
 from league.models import league_table_changed
 
 from . import effects, lifecycle, policy
@@ -20,12 +20,14 @@ from .models import Match, MatchTeam
 from .services import parse_match_result
 
 
-def match_correct(*, user: AbstractBaseUser, match_id: int, body: object) -> Match:
+def match_correct(*, user: AbstractBaseUser, match_id: int, body: object, reason: object = "") -> Match:
+    """`reason` (optional, at most 500 characters) is kept in the correction's audit entry."""
     with transaction.atomic():
         match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
         if not policy.may_correct_result(user, match):
             raise NotPermitted("Only the commissioner can correct a final result.")
         lifecycle.next_status(match.status, lifecycle.Action.CORRECT)
+        text = reason_text(reason)
         sides = list(match.sides.select_related("team"))
         team_ids = sorted(s.team_id for s in sides)
         later = MatchTeam.objects.filter(team_id__in=team_ids, match__confirmed_at__gt=match.confirmed_at)
@@ -58,5 +60,6 @@ def match_correct(*, user: AbstractBaseUser, match_id: int, body: object) -> Mat
             target=f"match {match.pk}",
             before={"result": before},
             after={"result": match.result},
+            reason=text,
         )
     return match

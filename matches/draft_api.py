@@ -15,9 +15,9 @@ from league.api.errors import validated
 from league.api.lookup import object_or_404
 
 from . import drafts, policy
-from .api import MatchOut
 from .models import Match
 from .selectors import match_queryset
+from .serializers import MatchOut
 
 
 class DraftEventIn(serializers.Serializer):

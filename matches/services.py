@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from campaigns.dice import check_entered
 from campaigns.errors import NotPermitted, RuleViolation
-from league.audit import audit_record
+from league.audit import audit_record, reason_text
 from league.models import League, Stadium, league_activity_changed, league_table_changed
 from teams.models import Player, Team
 
@@ -177,13 +177,14 @@ def _validated_result(match: Match, teams: list[Team], body: object, sides: list
     return parse_match_result(match, body, sides=sides)
 
 
-def match_reject(*, user: AbstractBaseUser, match_id: int, reason: str = "") -> Match:
+def match_reject(*, user: AbstractBaseUser, match_id: int, reason: object = "") -> Match:
     """The commissioner sends a submitted (or disputed) result back: the match is scheduled again, nothing
-    applied; the rejection is in the league's audit."""
+    applied; the rejection is in the league's audit with its reason (optional, at most 2,000 characters)."""
     with transaction.atomic():
         match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
         if not policy.may_reject_result(user, match):
             raise NotPermitted("Only the commissioner can reject a result.")
+        reason = reason_text(reason, limit=disputes.REASON_MAX)
         before = {"status": match.status, "result": match.result}
         if match.status == Match.Status.DISPUTED:
             disputes.dispute_close(match=match, ruling=Dispute.Ruling.REJECTED, user=user, reason=reason)

@@ -18,9 +18,9 @@ from league.api.errors import validated
 from league.api.lookup import object_or_404, path_id
 
 from . import times
-from .api import MatchOut
 from .models import Match, TimeProposal
 from .selectors import match_queryset
+from .serializers import MatchOut
 
 
 class TimeProposalOut(serializers.ModelSerializer):

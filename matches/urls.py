@@ -10,6 +10,7 @@ urlpatterns = [
     path("matches/<int:pk>/result/", result.match_result, name="match-result"),
     path("matches/<int:pk>/confirm/", confirm.match_confirm, name="match-confirm"),
     path("matches/<int:pk>/reject/", confirm.match_reject, name="match-reject"),
+    path("matches/<int:pk>/correct/", confirm.match_correct, name="match-correct"),
     path("matches/<int:pk>/dispute/", confirm.match_dispute, name="match-dispute"),
     path("matches/<int:pk>/ruling/", confirm.match_ruling, name="match-ruling"),
     path("matches/<int:pk>/aftermath/<int:team_id>/", postmatch.aftermath_walk, name="match-aftermath"),

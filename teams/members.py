@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
-from league.audit import audit_record
+from league.audit import audit_record, reason_text
 from league.models import League, Membership
 from league.policy import may_run_league
 
@@ -22,7 +22,7 @@ def member_remove(*, user: AbstractBaseUser, league_id: int, member_id: object, 
     """The commissioner removes `member_id` from the league (every role he holds in it). His teams lose their
     coach and his open transfers are refused; a commissioner cannot remove himself, nor the league's last
     commissioner. Returns the ids of the teams left without coach."""
-    text = reason.strip() if isinstance(reason, str) else ""
+    text = reason_text(reason)
     with transaction.atomic():
         league = League.objects.select_for_update().filter(pk=league_id).first()
         if league is None:
@@ -59,7 +59,7 @@ def member_remove(*, user: AbstractBaseUser, league_id: int, member_id: object, 
 
 def team_reassign(*, user: AbstractBaseUser, team_id: int, coach_id: object, reason: object = "") -> Team:
     """The commissioner hands a team (typically one left without coach) to a coach member of its league."""
-    text = reason.strip() if isinstance(reason, str) else ""
+    text = reason_text(reason)
     with transaction.atomic():
         team = Team.objects.select_for_update(of=("self",)).select_related("league", "coach").filter(pk=team_id).first()
         if team is None:

@@ -92,8 +92,8 @@ NOT_WRITES = {
     "matches.schedules.bracket.schedule_round_final": "a hook, no door: match_confirm and match_forfeit call it inside "
     "their checked transactions once a match is final; it creates a knockout's next round as the schedule's "
     "publisher",
-    "league.joining.invite_link_read": "a read: checks an invite link's signature and age, says what it opens",
     "teams.divisions.league_divisions": "a read: the league's divisions and their teams (issue 13, Divisions)",
+    "league.joining.invite_link_read": "a read: checks an invite link's signature, age and row, says what it opens",
     "league.joining.link_ttl": "a read: how long an invite link is valid (the setting)",
 }
 
@@ -327,6 +327,7 @@ CALLS: dict[str, Call] = {
         lambda w: {"match_id": w.scheduled.pk, "team_id": w.away.pk, "reason": "No show."}, lambda w: w.commissioner
     ),
     "league.joining.invite_link_create": Call(lambda w: {"league": w.league}, lambda w: w.commissioner),
+    "league.joining.invite_link_revoke": Call(lambda w: {"link_id": w.invite_link.pk}, lambda w: w.commissioner),
     "league.joining.invite_link_join": Call(lambda w: {"token": w.invite_link.token}, lambda w: w.carol),
     "league.joining.join_request_create": Call(lambda w: {"league": w.league}, lambda w: w.carol),
     "league.joining.join_request_approve": Call(lambda w: {"request_id": w.join_request.pk}, lambda w: w.commissioner),

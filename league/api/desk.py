@@ -7,21 +7,24 @@ from __future__ import annotations
 
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers, status
+from rest_framework import generics, serializers, status
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.errors import NotPermitted
 from league import joining
-from league.models import JoinRequest, League
+from league.audit import REASON_MAX
+from league.models import InviteLink, JoinRequest, League
 from league.policy import may_run_league
 from league.queue import KINDS, league_queue
 from teams import adjustments, members
 from teams.models import LedgerEntry, Team
 
 from .errors import validated
+from .fields import TextField
 from .lookup import object_or_404, path_id
+from .pagination import Pagination
 from .serializers import MembershipOut
 
 
@@ -49,11 +52,33 @@ class AdjustmentOut(serializers.ModelSerializer):
         fields = ["id", "team", "account", "amount", "balance_after", "kind", "reason", "created_by", "created_at"]
 
 
-class InviteLinkOut(serializers.Serializer):
-    url = serializers.CharField()
-    token = serializers.CharField()
-    league = serializers.IntegerField()
-    expires_at = serializers.DateTimeField()
+class InviteLinkOut(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+    token = serializers.CharField(read_only=True)
+    created_by = serializers.CharField(source="created_by.username", default=None, read_only=True)
+    state = serializers.ChoiceField(choices=InviteLink.State.choices, read_only=True)
+
+    class Meta:
+        model = InviteLink
+        fields = [
+            "id",
+            "url",
+            "token",
+            "league",
+            "created_by",
+            "created_at",
+            "expires_at",
+            "revoked_at",
+            "uses",
+            "state",
+        ]
+
+    def get_url(self, link: InviteLink) -> str:
+        return link_url(self.context["request"], link.token)
+
+
+class InviteLinkIn(serializers.Serializer):
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
 
 
 class TokenIn(serializers.Serializer):
@@ -65,7 +90,7 @@ class JoinRequestIn(serializers.Serializer):
 
 
 class ReasonIn(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
 
 
 class JoinRequestOut(serializers.ModelSerializer):
@@ -78,7 +103,7 @@ class JoinRequestOut(serializers.ModelSerializer):
 
 class ReassignIn(serializers.Serializer):
     coach = serializers.IntegerField(help_text="The user id of a coach member of the team's league.")
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
 
 
 def _commissioner_league(request, pk) -> League:
@@ -125,17 +150,64 @@ class AdjustmentView(APIView):
         return Response(AdjustmentOut(entry).data, status=status.HTTP_201_CREATED)
 
 
-class InviteLinkView(APIView):
-    """The commissioner makes an invite link: whoever opens it while it is valid joins as a coach."""
+class InviteLinkView(generics.ListAPIView):
+    """GET: the league's invite links, newest first, in pages, with their state and uses (commissioner). POST:
+    the commissioner makes one (`{reason?}`): whoever opens it while it is valid joins as a coach."""
+
+    serializer_class = InviteLinkOut
+    pagination_class = Pagination
+    permission_classes = [IsAuthenticated]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # the schema's generator asks for the model only
+            return InviteLink.objects.none()
+        league = _commissioner_league(self.request, self.kwargs["pk"])
+        return league.invite_links.select_related("created_by").order_by("-created_at", "-id")
+
+    @extend_schema(
+        responses={200: InviteLinkOut(many=True), 403: OpenApiResponse(description=NOT_COMMISSIONER)},
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        request=InviteLinkIn,
+        responses={
+            201: InviteLinkOut,
+            400: OpenApiResponse(description="A bad reason."),
+            403: OpenApiResponse(description=NOT_COMMISSIONER),
+            404: OpenApiResponse(description="No such league."),
+        },
+    )
+    def post(self, request, pk: int):
+        league = object_or_404(League, pk=pk)
+        data = validated(InviteLinkIn, request.data if isinstance(request.data, dict) else {})
+        link = joining.invite_link_create(user=request.user, league=league, reason=data["reason"])
+        link = InviteLink.objects.select_related("created_by").get(pk=link.pk)
+        return Response(InviteLinkOut(link, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+
+class InviteLinkRevokeView(APIView):
+    """The commissioner revokes an invite link of the league (`{reason?}`): it joins nobody from now on.
+    Revoking a revoked link answers it as it is."""
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: InviteLinkOut})
-    def post(self, request, pk: int):
-        league = object_or_404(League, pk=pk)
-        link = joining.invite_link_create(user=request.user, league=league)
-        out = {"url": link_url(request, link.token), "token": link.token, "league": link.league_id}
-        return Response(InviteLinkOut(out | {"expires_at": link.expires_at}).data, status=status.HTTP_201_CREATED)
+    @extend_schema(
+        request=InviteLinkIn,
+        responses={
+            200: InviteLinkOut,
+            400: OpenApiResponse(description="A bad reason."),
+            403: OpenApiResponse(description=NOT_COMMISSIONER),
+            404: OpenApiResponse(description="No such invite link in this league."),
+        },
+    )
+    def post(self, request, pk: int, link_id: int):
+        object_or_404(InviteLink, pk=link_id, league_id=pk)
+        data = validated(InviteLinkIn, request.data if isinstance(request.data, dict) else {})
+        joining.invite_link_revoke(user=request.user, link_id=path_id(link_id), reason=data["reason"])
+        link = InviteLink.objects.select_related("created_by").get(pk=link_id)
+        return Response(InviteLinkOut(link, context={"request": request}).data)
 
 
 class InviteLinkJoinView(APIView):

@@ -9,11 +9,13 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from league.audit import REASON_MAX
 from league.models import League
 from matches import schedules
 from matches.models import Schedule
 
 from .errors import validated
+from .fields import TextField
 from .lookup import object_or_404
 
 
@@ -36,6 +38,7 @@ class ScheduleIn(serializers.Serializer):
         max_length=16,
     )
     top = serializers.IntegerField(required=False, min_value=1, max_value=1000)
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
 
 
 class ScheduleTeamIn(serializers.Serializer):
@@ -43,6 +46,7 @@ class ScheduleTeamIn(serializers.Serializer):
     format = serializers.ChoiceField(
         choices=[Schedule.Format.ROUND_ROBIN, Schedule.Format.SWISS], required=False, default="round_robin"
     )
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
 
 
 class LateTeamIn(ScheduleTeamIn):
@@ -131,6 +135,7 @@ class ScheduleView(APIView):
             division=data.get("division"),
             divisions=data.get("divisions"),
             top=data.get("top"),
+            reason=data["reason"],
         )
         return Response(answer, status=status.HTTP_200_OK if answer["preview"] else status.HTTP_201_CREATED)
 
@@ -146,7 +151,7 @@ class WithdrawView(APIView):
         league = object_or_404(League, pk=pk)
         data = validated(ScheduleTeamIn, request.data)
         answer = schedules.schedule_withdraw(
-            user=request.user, league_id=league.pk, team=data["team"], format=data["format"]
+            user=request.user, league_id=league.pk, team=data["team"], format=data["format"], reason=data["reason"]
         )
         return Response(answer)
 
@@ -167,6 +172,7 @@ class LateTeamView(APIView):
             team=data["team"],
             from_round=data.get("from_round"),
             format=data["format"],
+            reason=data["reason"],
         )
         return Response(answer, status=status.HTTP_201_CREATED)
 

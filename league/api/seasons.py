@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.errors import NotPermitted
-from league.audit import league_audit
+from league.audit import REASON_MAX, league_audit
 from league.models import AuditEntry, League, Season
 from league.policy import may_run_league
 from league.seasons import league_seasons, league_set_next_season_rules, season_start_next
@@ -31,6 +31,7 @@ class SeasonOut(serializers.ModelSerializer):
 
 class SeasonIn(serializers.Serializer):
     name = TextField(max_length=100, required=False, allow_blank=True, default="")
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
 
 
 class AuditOut(serializers.ModelSerializer):
@@ -66,7 +67,7 @@ class SeasonListView(APIView):
     def post(self, request, pk: int):
         league = object_or_404(League, pk=pk)
         data = validated(SeasonIn, request.data)
-        season = season_start_next(user=request.user, league_id=league.pk, name=data["name"])
+        season = season_start_next(user=request.user, league_id=league.pk, name=data["name"], reason=data["reason"])
         return Response(SeasonOut(season).data, status=status.HTTP_201_CREATED)
 
 
@@ -94,6 +95,7 @@ class AuditListView(generics.ListAPIView):
 
 class NextSeasonRulesIn(serializers.Serializer):
     house_rules = serializers.JSONField(help_text="Overrides to apply when the next season opens ({} withdraws).")
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
 
 
 class NextSeasonRulesView(APIView):
@@ -114,5 +116,7 @@ class NextSeasonRulesView(APIView):
     def put(self, request, pk: int):
         league = object_or_404(League, pk=pk)
         data = validated(NextSeasonRulesIn, request.data)
-        league = league_set_next_season_rules(user=request.user, league_id=league.pk, overrides=data["house_rules"])
+        league = league_set_next_season_rules(
+            user=request.user, league_id=league.pk, overrides=data["house_rules"], reason=data["reason"]
+        )
         return Response({"house_rules": league.house_rules_next_season})

@@ -5,6 +5,8 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from campaigns.rulesets import CHOICES as RULESET_CHOICES
+from league.api.fields import TextField
+from league.audit import REASON_MAX
 from league.models import Invitation, League, Membership, Stadium
 from league.selectors import league_commissioners
 from teams.models import Position, Roster
@@ -58,6 +60,12 @@ class LeagueUpdateIn(serializers.Serializer):
     report_weekday = serializers.IntegerField(required=False, min_value=0, max_value=6, help_text="0 = Monday.")
     report_hour = serializers.IntegerField(required=False, min_value=0, max_value=23)
     timezone = serializers.CharField(required=False, max_length=64, help_text="e.g. Europe/London")
+    reason = TextField(
+        required=False,
+        allow_blank=True,
+        max_length=REASON_MAX,
+        help_text="Why the house rules change (kept in the audit entry of the change).",
+    )
 
 
 class ReportOut(serializers.Serializer):
@@ -71,6 +79,7 @@ class ReportOut(serializers.Serializer):
 class MembershipIn(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=Membership.Role.choices)
+    reason = TextField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
 
 
 class MembershipOut(serializers.ModelSerializer):

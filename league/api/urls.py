@@ -70,6 +70,11 @@ urlpatterns = [
     ),
     path("leagues/<int:pk>/queue/", desk.QueueView.as_view(), name="api-league-queue"),
     path("leagues/<int:pk>/invite-links/", desk.InviteLinkView.as_view(), name="api-league-invite-links"),
+    path(
+        "leagues/<int:pk>/invite-links/<int:link_id>/revoke/",
+        desk.InviteLinkRevokeView.as_view(),
+        name="api-league-invite-link-revoke",
+    ),
     path("leagues/<int:pk>/join-requests/", desk.JoinRequestListView.as_view(), name="api-league-join-requests"),
     path(
         "leagues/<int:pk>/join-requests/<int:request_id>/approve/",

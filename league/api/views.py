@@ -105,6 +105,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             overrides=data.get("house_rules"),
             open_registration=data.get("open_registration"),
             report_settings={k: data[k] for k in services.REPORT_SETTINGS if k in data},
+            reason=data.get("reason", ""),
         )
         return Response(LeagueOut(self.get_queryset().get(pk=league.pk)).data)
 
@@ -124,7 +125,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             return Response(MembershipOut(league.memberships.all(), many=True).data)
         data = validated(MembershipIn, request.data)
         invitation = services.invitation_create(
-            user=request.user, league=league, username=data["username"], role=data["role"]
+            user=request.user, league=league, username=data["username"], role=data["role"], reason=data["reason"]
         )
         return Response(InvitationOut(invitation).data, status=status.HTTP_201_CREATED)
 

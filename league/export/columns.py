@@ -15,8 +15,9 @@ from rest_framework.fields import DateTimeField
 from rest_framework.settings import ISO_8601, api_settings
 
 from league.models import AuditEntry, Season
-from matches.api import MatchOut, RollOut, SideOut
+from matches.api import RollOut
 from matches.models import Aftermath, Dispute, Match, MatchTeam, PlayerMatch, Roll
+from matches.serializers import MatchOut, SideOut
 from teams.api import LedgerOut
 from teams.models import LedgerEntry
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from league.models import AuditEntry, League, Season
 from league.reports import report_url
 from league.selectors import league_queryset
-from matches.api import MatchOut
 from matches.models import Aftermath, Dispute, Inducement, Match, MatchTeam, PlayerMatch, Prematch, Roll
 from matches.prematch import inducement_out, prematch_record
+from matches.serializers import MatchOut
 from teams.api import PlayerOut, TeamOut
 from teams.models import LedgerEntry, Team
 from teams.selectors import team_queryset

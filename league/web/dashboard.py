@@ -51,7 +51,10 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
                 rules_form = HouseRulesForm(request.POST, prefix="rules")
                 if rules_form.is_valid():
                     league_services.league_replace_overrides(
-                        user=request.user, league_id=league.pk, overrides=rules_form.cleaned_data["overrides"]
+                        user=request.user,
+                        league_id=league.pk,
+                        overrides=rules_form.cleaned_data["overrides"],
+                        reason=rules_form.cleaned_data["reason"],
                     )
                     messages.success(request, "House rules saved.")
                     return redirect("commissioner-dashboard", league_id=league.pk)

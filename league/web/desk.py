@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 from campaigns.errors import RuleViolation
 from league import joining
 from league.audit import league_audit
-from league.models import League
+from league.models import InviteLink, League
 from league.policy import may_run_league
 from league.queue import league_queue
 from league.selectors import league_for_viewer
@@ -183,10 +183,49 @@ def desk_member_remove(request: HttpRequest, league: League, user_id: int) -> Ht
 @require_POST
 @commissioner_page
 def desk_invite_link(request: HttpRequest, league: League) -> HttpResponse:
-    link = joining.invite_link_create(user=request.user, league=league)
+    try:
+        link = joining.invite_link_create(user=request.user, league=league, reason=_reason(request))
+    except RuleViolation as exc:
+        messages.error(request, exc.message)
+        return redirect("commissioner-dashboard", league_id=league.pk)
     url = request.build_absolute_uri(reverse("join-by-link", args=[link.token]))
     request.session["invite_link"] = {"url": url, "expires_at": link.expires_at.isoformat()}
     messages.success(request, f"Invite link made, valid until {link.expires_at:%Y-%m-%d %H:%M} UTC.")
+    return redirect("commissioner-dashboard", league_id=league.pk)
+
+
+#: The newest invite links the dashboard's members panel lists; the page lists them all, in pages.
+INVITE_LINKS_SHOWN = 10
+
+
+@commissioner_page
+def desk_invite_links(request: HttpRequest, league: League) -> HttpResponse:
+    """The league's invite links, newest first, with their uses and a Revoke button: the dashboard's members
+    panel loads the newest by htmx (the dashboard's own queries stay within its budget), a page lists them all."""
+    links = league.invite_links.select_related("created_by").order_by("-created_at", "-id")
+    if request.htmx:
+        shown = list(links[: INVITE_LINKS_SHOWN + 1])
+        context = {
+            "league": league,
+            "invite_links": shown[:INVITE_LINKS_SHOWN],
+            "more": len(shown) > INVITE_LINKS_SHOWN,
+        }
+        return render(request, "league/_invite_links.html", context)
+    page = list_page(request, Paginator(links, AUDIT_PAGE))
+    return render(
+        request, "league/invite_links.html", {"league": league, "invite_links": page.object_list, "page": page}
+    )
+
+
+@require_POST
+@commissioner_page
+def desk_invite_link_revoke(request: HttpRequest, league: League, link_id: int) -> HttpResponse:
+    get_object_or_404(InviteLink, pk=link_id, league=league)
+    try:
+        joining.invite_link_revoke(user=request.user, link_id=link_id, reason=_reason(request))
+        messages.success(request, "Invite link revoked: it joins nobody now.")
+    except RuleViolation as exc:
+        messages.error(request, exc.message)
     return redirect("commissioner-dashboard", league_id=league.pk)
 
 

@@ -51,6 +51,7 @@ class LeagueForm(forms.Form):
 class MemberForm(forms.Form):
     username = forms.CharField(max_length=150)
     role = forms.ChoiceField(choices=[("coach", "Coach"), ("commissioner", "Commissioner")])
+    reason = forms.CharField(label="Reason (optional, kept in the audit)", max_length=500, required=False)
 
 
 class HouseRulesForm(forms.Form):
@@ -60,6 +61,7 @@ class HouseRulesForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 12, "cols": 70, "spellcheck": "false"}),
         help_text='For example {"starting_treasury": 150000, "staff": {"cheerleader": {"price": 2000}}}',
     )
+    reason = forms.CharField(label="Reason (optional, kept in the audit)", max_length=500, required=False)
 
 
 class StadiumForm(forms.Form):

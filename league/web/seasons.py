@@ -27,7 +27,12 @@ def league_season_list(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         turn = next_turn(league=league)
         try:
-            season = season_start_next(user=request.user, league_id=league.pk, name=request.POST.get("name", ""))
+            season = season_start_next(
+                user=request.user,
+                league_id=league.pk,
+                name=request.POST.get("name", ""),
+                reason=request.POST.get("reason", ""),
+            )
         except RuleViolation as exc:  # NotPermitted and the season's Conflict are RuleViolations
             messages.error(request, exc.message)
         else:

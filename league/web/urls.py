@@ -40,6 +40,12 @@ urlpatterns = [
     path("commissioner/<int:league_id>/audit/", desk.desk_audit, name="desk-audit"),
     path("commissioner/<int:league_id>/divisions/", divisions.desk_divisions, name="desk-divisions"),
     path("commissioner/<int:league_id>/invite-link/", desk.desk_invite_link, name="desk-invite-link"),
+    path("commissioner/<int:league_id>/invite-links/", desk.desk_invite_links, name="desk-invite-links"),
+    path(
+        "commissioner/<int:league_id>/invite-links/<int:link_id>/revoke/",
+        desk.desk_invite_link_revoke,
+        name="desk-invite-link-revoke",
+    ),
     path(
         "commissioner/<int:league_id>/members/<int:user_id>/remove/",
         desk.desk_member_remove,

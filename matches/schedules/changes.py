@@ -9,7 +9,7 @@ from django.utils import timezone
 from campaigns import scheduling
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.scheduling import Pairing, Round
-from league.audit import audit_record
+from league.audit import audit_record, reason_text, reason_with
 from league.models import League, league_activity_changed
 from teams.models import LedgerEntry, Team
 
@@ -75,7 +75,12 @@ def _team_id(team: object) -> int:
 
 
 def schedule_withdraw(
-    *, user: AbstractBaseUser, league_id: int, team: int, format: str = Schedule.Format.ROUND_ROBIN
+    *,
+    user: AbstractBaseUser,
+    league_id: int,
+    team: int,
+    format: str = Schedule.Format.ROUND_ROBIN,
+    reason: object = "",
 ) -> dict:
     """A team leaves the open season's round robin (or Swiss): its matches not played yet are deleted and each of
     their opponents rests that round instead (a bye); its final results stand. Refused (409) while one of its
@@ -83,6 +88,7 @@ def schedule_withdraw(
     team = _team_id(team)
     with transaction.atomic():
         league, schedule = _changeable(league_id, user, format)
+        reason = reason_text(reason)
         if team not in schedule.teams:
             raise RuleViolation("That team is not in this schedule.", field="team")
         pure, rows, matches = _stored(schedule)
@@ -114,7 +120,7 @@ def schedule_withdraw(
             target=f"schedule {schedule.pk}",
             before={"teams": list(pure.teams)},
             after={"teams": list(changed.teams), "withdrawn": team, "matches_removed": dropped},
-            reason=f"Team {team} withdrew",
+            reason=reason_with(f"Team {team} withdrew", reason),
         )
     return {"id": schedule.pk, "format": schedule.format, "rounds": schedule_rounds_out(schedule)}
 
@@ -126,6 +132,7 @@ def schedule_add_team(
     team: int,
     from_round: int | None = None,
     format: str = Schedule.Format.ROUND_ROBIN,
+    reason: object = "",
 ) -> dict:
     """A team joins the open season's round robin late: from `from_round` (default: the first round whose
     deadline has not passed) it plays the teams resting in each round, and what it still owes goes into rounds
@@ -134,6 +141,7 @@ def schedule_add_team(
     team = _team_id(team)
     with transaction.atomic():
         league, schedule = _changeable(league_id, user, format)
+        reason = reason_text(reason)
         found = Team.objects.filter(league=league, pk=team).first()
         if found is None:
             raise RuleViolation("That team is not a team of this league.", field="team")
@@ -154,7 +162,7 @@ def schedule_add_team(
             target=f"schedule {schedule.pk}",
             before=None,
             after={"joined": team, "matches_added": added},
-            reason=f"Team {team} joined late",
+            reason=reason_with(f"Team {team} joined late", reason),
         )
     return {"id": schedule.pk, "format": schedule.format, "rounds": schedule_rounds_out(schedule)}
 

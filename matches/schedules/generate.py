@@ -8,7 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from campaigns.errors import NotPermitted, RuleViolation
-from league.audit import audit_record
+from league.audit import audit_record, reason_text, reason_with
 from league.models import League
 
 from .. import policy
@@ -42,6 +42,7 @@ def schedule_generate(
     division: int | None = None,
     divisions: list[int] | None = None,
     top: int | None = None,
+    reason: object = "",
 ) -> dict:
     """Generate the open season's `format` schedule (round robin: every round; knockout: the bracket's first
     round; Swiss: the next round) and, unless `preview`, publish it. Answers `{id, format, season, preview,
@@ -68,6 +69,7 @@ def schedule_generate(
         league = League.objects.select_for_update().get(pk=league_id)
         if not policy.may_publish_schedule(user, league):
             raise NotPermitted("Only the commissioner generates the league's schedules.")
+        reason = reason_text(reason)  # the commissioner's words, after the audit's own
         existing = Schedule.objects.filter(league=league, season=league.season, format=format).first()
         if existing is not None and format != Schedule.Format.SWISS:
             raise ScheduleConflict(
@@ -107,6 +109,6 @@ def schedule_generate(
                 "matches": sum(len(ids) for ids in made.values()),
                 "teams": list(schedule.teams),
             },
-            reason=f"{schedule.get_format_display()} generated",
+            reason=reason_with(f"{schedule.get_format_display()} generated", reason),
         )
     return {**answer, "id": schedule.pk, "rounds": rounds_answer(planned, made)}

@@ -3,20 +3,23 @@ it with a reason, and the commissioner's ruling on a disputed one (issue 13)."""
 
 from __future__ import annotations
 
+import json
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 
 from campaigns.errors import NotPermitted, RuleViolation
-from matches import disputes, services
+from matches import corrections, disputes, services
 from matches.models import Match
 
 from .common import refused
 
 
-def _match_action(service, done: str):
-    """A POST button of the report (confirm, reject); a GET (e.g. back from the log-in page) shows the report."""
+def _match_action(service, done: str, *, reason: bool = False):
+    """A POST button of the report (confirm, reject — with the form's optional reason); a GET (e.g. back from the
+    log-in page) shows the report."""
 
     @login_required
     def view(request: HttpRequest, pk: int) -> HttpResponse:
@@ -24,7 +27,8 @@ def _match_action(service, done: str):
         if request.method != "POST":
             return redirect("match-detail", pk=pk)
         try:
-            service(user=request.user, match_id=pk)
+            extra = {"reason": request.POST.get("reason", "")} if reason else {}
+            service(user=request.user, match_id=pk, **extra)
         except NotPermitted as exc:
             return refused(request, exc.message)
         except RuleViolation as exc:
@@ -39,7 +43,7 @@ def _match_action(service, done: str):
 match_confirm = _match_action(
     services.match_confirm, "Result confirmed: it is final, and each team's post-match sequence is open."
 )
-match_reject = _match_action(services.match_reject, "Result rejected: the match is scheduled again.")
+match_reject = _match_action(services.match_reject, "Result rejected: the match is scheduled again.", reason=True)
 
 
 @login_required
@@ -59,7 +63,7 @@ def match_dispute(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("match-detail", pk=pk)
 
 
-#: What each ruling the page offers says once made (a correction is made through the API or the queue).
+#: What each ruling the page offers says once made (a disputed result is corrected through the API or the queue).
 RULED = {
     "confirm": "Ruling made: the result stands and is final; each team's post-match sequence is open.",
     "reject": "Ruling made: the result is rejected and the match is to be played again.",
@@ -84,4 +88,26 @@ def match_ruling(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, exc.message)
     else:
         messages.success(request, RULED[ruling])
+    return redirect("match-detail", pk=pk)
+
+
+@login_required
+def match_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """The commissioner corrects a final result from its page: the corrected result body (JSON, as the API takes
+    it) and an optional reason, kept in the audit."""
+    get_object_or_404(Match, pk=pk)
+    if request.method != "POST":
+        return redirect("match-detail", pk=pk)
+    try:
+        try:
+            body = json.loads(request.POST.get("result", ""))
+        except ValueError as exc:
+            raise RuleViolation("The corrected result is not valid JSON.", field="result") from exc
+        corrections.match_correct(user=request.user, match_id=pk, body=body, reason=request.POST.get("reason", ""))
+    except NotPermitted as exc:
+        return refused(request, exc.message)
+    except RuleViolation as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "Result corrected: the old one's effects are reversed and the new one applied.")
     return redirect("match-detail", pk=pk)

@@ -16,7 +16,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from league.audit import audit_record
-from league.models import JoinRequest
+from league.models import InviteLink, JoinRequest
 from league.queue import league_queue
 from matches.models import Dispute, Match
 from teams.models import Player, Transfer
@@ -63,6 +63,13 @@ def big(request):
     User = get_user_model()
     askers = User.objects.bulk_create([User(username=f"asker{i}") for i in range(max(1, len(teams) // 10))])
     JoinRequest.objects.bulk_create([JoinRequest(league=league, user=u) for u in askers])
+    made = timezone.now().replace(microsecond=0)
+    InviteLink.objects.bulk_create(
+        [
+            InviteLink(league=league, created_by=league.bulk_commissioner, created_at=made, expires_at=made, uses=n)
+            for n in range(max(2, len(teams) // 10))
+        ]
+    )
     for n in range(30):
         audit_record(league=league, actor=league.bulk_commissioner, action="test", target=f"thing {n}")
     return league
@@ -86,6 +93,15 @@ def test_the_queue_api_stays_within_five_queries_plus_the_token(big, django_asse
     assert response.status_code == 200 and len(response.json()) > 5
 
 
+def test_the_invite_links_api_stays_within_five_queries_plus_the_token(big, django_assert_max_num_queries):
+    """Issue 13 (invite links listed): the list's queries do not grow with the league or its links."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(big.bulk_commissioner)}")
+    with django_assert_max_num_queries(READ + TOKEN):
+        response = client.get(f"/api/v1/leagues/{big.pk}/invite-links/")
+    assert response.status_code == 200 and response.json()["count"] >= 2
+
+
 @pytest.mark.parametrize(
     ("name", "htmx"),
     [
@@ -94,6 +110,8 @@ def test_the_queue_api_stays_within_five_queries_plus_the_token(big, django_asse
         ("desk-audit", False),
         ("desk-audit-latest", True),
         ("commissioner-dashboard", False),
+        ("desk-invite-links", True),
+        ("desk-invite-links", False),
     ],
 )
 def test_the_desks_pages_stay_within_the_budget(client, big, name, htmx, django_assert_max_num_queries):
@@ -101,7 +119,10 @@ def test_the_desks_pages_stay_within_the_budget(client, big, name, htmx, django_
     url = reverse(name.removesuffix("-latest"), args=[big.pk]) + ("?latest" if name.endswith("-latest") else "")
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     with django_assert_max_num_queries(PAGE + SIGNED_IN):
-        assert client.get(url, **headers).status_code == 200
+        response = client.get(url, **headers)
+    assert response.status_code == 200
+    if name == "desk-invite-links":
+        assert 'id="invite-links"' in response.content.decode()
 
 
 def test_the_team_sheet_with_the_commissioners_adjustment_form_stays_within_the_budget(

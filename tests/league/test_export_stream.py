@@ -19,10 +19,11 @@ from league.audit import audit_record
 from league.models import League, LeagueReport, Season
 from league.reports import report_url
 from league.selectors import league_queryset
-from matches.api import MatchOut, RollOut
+from matches.api import RollOut
 from matches.models import Dispute, Inducement, Match, PlayerMatch, Prematch, Roll
 from matches.prematch import inducement_out, prematch_record
 from matches.selectors import match_queryset
+from matches.serializers import MatchOut
 from teams.api import LedgerOut, PlayerOut, TeamOut
 from teams.models import LedgerEntry
 from teams.selectors import team_queryset

@@ -66,6 +66,7 @@ def _url(path: str, world: dict, *, id_value=None) -> str:
         "request_id": 1,
         "user_id": 1,
         "proposal_id": 1,
+        "link_id": 1,
         "key": "blitzbowl",
     }
     return re.sub(r"\{(\w+)\}", lambda m: str(id_value if id_value is not None else values[m.group(1)]), path)

@@ -5,6 +5,8 @@ panel, no page load), and the match is final with the ruling in the audit. At de
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.web.conftest import CHROMIUM
@@ -14,7 +16,7 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed in this environment")
 expect = sync_api.expect
 
-from league.models import AuditEntry  # noqa: E402
+from league.models import AuditEntry, InviteLink  # noqa: E402
 from matches import disputes  # noqa: E402
 from matches import services as match_services  # noqa: E402
 from matches.models import Match  # noqa: E402
@@ -64,4 +66,33 @@ def test_the_commissioner_resolves_a_disputed_result_from_the_queue(
     assert Match.objects.get(pk=match.pk).status == "final"
     entry = AuditEntry.objects.get(league=league, action="dispute_ruling")
     assert entry.reason == "The referee's notes show it in time."
+    assert js_errors == []
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_the_commissioner_makes_and_revokes_an_invite_link_on_the_dashboard(
+    log_in, js_errors, commissioner, league, viewport
+):
+    """Issue 13 (invite links revocable; docs/decisions.md "Invite links are rows"): the members panel lists the
+    links by htmx, and Revoke with a reason ends one, in the audit."""
+    page = log_in(commissioner.username)
+    if viewport:
+        page.set_viewport_size(viewport)
+    page.goto(f"/commissioner/{league.pk}/")
+    page.locator("#invite-link-form").get_by_role("button", name="Make an invite link").click()
+    expect(page.locator("#invite-link input")).to_have_value(re.compile(r"/join/"))
+    row = page.locator("#invite-links tbody tr").first  # the panel came in by htmx
+    expect(row).to_contain_text("Active")
+    if viewport:
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"the dashboard scrolls sideways at phone width ({width}px)"
+
+    row.get_by_label("Reason for revoking").fill("Shared in the wrong chat")
+    row.get_by_role("button", name="Revoke").click()
+
+    expect(page.locator("body")).to_contain_text("Invite link revoked")
+    expect(page.locator("#invite-links tbody tr").first).to_contain_text("Revoked")
+    link = InviteLink.objects.get(league=league)
+    assert link.revoked_at is not None
+    assert AuditEntry.objects.get(league=league, action="invite_link_revoked").reason == "Shared in the wrong chat"
     assert js_errors == []

@@ -19,6 +19,7 @@ class GenerateForm(forms.Form):
     from_standings = forms.IntegerField(
         label="Knockout: top N of the table", min_value=2, required=False, help_text="Empty: every ready team."
     )
+    reason = forms.CharField(label="Reason (optional, kept in the audit)", max_length=500, required=False)
 
     def service_kwargs(self) -> dict:
         data = self.cleaned_data
@@ -27,6 +28,7 @@ class GenerateForm(forms.Form):
             "legs": data["legs"],
             "start": data["start"],
             "days_per_round": data["days_per_round"],
+            "reason": data["reason"],
         }
         if data["format"] == Schedule.Format.KNOCKOUT:
             kwargs["from_standings"] = data["from_standings"]

@@ -1,0 +1,95 @@
+"""A match as the API answers it (api-v1 "Matches"): shared by the match endpoints, the live sheet's and the
+times' answers and the export."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ObjectDoesNotExist
+from rest_framework import serializers
+
+from .models import Match, MatchTeam
+
+
+class SideOut(serializers.ModelSerializer):
+    team_name = serializers.CharField(source="team.name")
+
+    class Meta:
+        model = MatchTeam
+        fields = [
+            "team",
+            "team_name",
+            "order",
+            "score",
+            "casualties_inflicted",
+            "conceded",
+            "conceded_early",
+            "fame",
+            "placing",
+            "eliminations",
+            "mvp",
+            "outcome",
+            "league_points",
+            "snapshot",
+        ]
+
+
+class MatchOut(serializers.ModelSerializer):
+    teams = serializers.SerializerMethodField()
+    sides = SideOut(many=True)
+    aftermath = serializers.SerializerMethodField()
+    prematch = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "league",
+            "season",
+            "round",
+            "scheduled_for",
+            "deadline",
+            "kind",
+            "event",
+            "stadium",
+            "tests_to_win",
+            "status",
+            "teams",
+            "sides",
+            "result",
+            "submitted_by",
+            "submitted_at",
+            "confirmed_by",
+            "confirmed_at",
+            "aftermath",
+            "prematch",
+            "created_at",
+        ]
+
+    def get_prematch(self, match: Match) -> dict | None:
+        """The pre-match sequence in brief (its steps, inducements and log: GET .../prematch/)."""
+        try:
+            prematch = match.prematch
+        except ObjectDoesNotExist:
+            return None
+        return {
+            "complete": prematch.complete,
+            "weather": prematch.weather or None,
+            "fans": prematch.fans,
+            "gate": sum(prematch.fans.values()) if prematch.fans else None,
+            "fame": prematch.fame,
+            "aggressor": prematch.aggressor_id,
+        }
+
+    def get_teams(self, match: Match) -> list[int]:
+        return [side.team_id for side in match.sides.all()]
+
+    def get_aftermath(self, match: Match) -> list[dict]:
+        steps = [s.key for s in match.league.rules.postmatch_steps]
+        return [
+            {
+                "team": a.team_id,
+                "step": None if a.complete else steps[a.step_index],
+                "complete": a.complete,
+                "pending": bool(a.pending),
+            }
+            for a in match.aftermaths.all()
+        ]
