@@ -140,6 +140,7 @@ def in_memory_export(league) -> dict:
                     {
                         "id": r.pk,
                         "week": r.week,
+                        "season": r.season,
                         "week_start": r.week_start.isoformat(),
                         "week_end": r.week_end.isoformat(),
                         "created_at": r.created_at.isoformat(),

@@ -115,7 +115,7 @@ def test_the_migration_puts_each_report_in_the_season_its_week_fell_in(league):
     new = LeagueReport.objects.create(league=league, week="W2", week_start=now, week_end=now - timedelta(days=3))
     older = LeagueReport.objects.create(league=league, week="W0", week_start=now, week_end=now - timedelta(days=99))
     LeagueReport.objects.update(season=7)
-    importlib.import_module("league.migrations.0012_report_season").reports_seasons(apps, None)
+    importlib.import_module("league.migrations.0013_report_season").reports_seasons(apps, None)
     assert {r.week: r.season for r in LeagueReport.objects.filter(pk__in=[old.pk, new.pk, older.pk])} == {
         "W1": 1,
         "W2": 2,
