@@ -30,6 +30,7 @@ from .columns import (
     columns,
     row_writer,
 )
+from .divisions import divisions_section
 from .encoding import batches, json_array, json_object, pages
 from .schedules import schedules_section
 
@@ -89,11 +90,11 @@ def _audit(ctx: Context) -> Iterator[bytes]:
     return json_array((entry_out(row) for row in rows.iterator(chunk_size=ctx.limits.chunk)), ctx.limits.batch)
 
 
-#: The document's sections after its head, in order: (key, writer of its JSON value). A new section (the
-#: divisions: after "teams", before "schedules", since a schedule or a match may come to name a division) is one
-#: more entry here and one in league.importer.SECTIONS, in the same place. The schedules come before the
-#: matches, which name their rounds.
+#: The document's sections after its head, in order: (key, writer of its JSON value). A new section is one
+#: more entry here and one in league.importer.SECTIONS, in the same place. The divisions come before the teams,
+#: which name theirs; the schedules before the matches, which name their rounds.
 SECTIONS: tuple[tuple[str, Callable[[Context], Iterator[bytes]]], ...] = (
+    ("divisions", divisions_section),
     ("teams", lambda ctx: json_array(_teams(ctx), 1)),
     ("schedules", schedules_section),
     ("matches", lambda ctx: json_array(_matches(ctx), ctx.limits.batch // 10)),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .divisions import read_divisions
 from .matches import read_matches, write_history
 from .records import read_audit, read_ledgers, read_reports, read_rolls, read_seasons
 from .schedules import read_schedules
@@ -11,9 +12,9 @@ from .state import ImportState
 from .teams import read_teams
 
 #: The document's sections after its head, in league.export.SECTIONS' order: (key, reader of a chunk of its
-#: records, "array" or "object"). A section may be missing (an older export): it is then empty. The divisions
-#: (another helper's) go after "teams" and before "schedules", as in league.export.SECTIONS.
+#: records, "array" or "object"). A section may be missing (an older export): it is then empty.
 SECTIONS: tuple[tuple[str, Callable[[ImportState, list], None], str], ...] = (
+    ("divisions", read_divisions, "array"),
     ("teams", read_teams, "array"),
     ("schedules", read_schedules, "array"),
     ("matches", read_matches, "array"),

@@ -23,6 +23,9 @@ class ImportState:
         self.league: League | None = None
         self.stadiums: dict[int, int] = {}
         self.teams: dict[int, Team] = {}
+        #: Divisions: old id → new id, and the names taken (casefolded).
+        self.divisions: dict[int, int] = {}
+        self.division_names: set[str] = set()
         self.players: dict[int, int] = {}
         self.matches: dict[int, int] = {}
         #: Generated schedules: the ids seen, the (season, format) pairs taken, each round's old id → new id, and

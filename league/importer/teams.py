@@ -101,6 +101,7 @@ def read_teams(state: ImportState, chunk: list[tuple[str, Any]]) -> None:
             rerolls=field(record, path, "rerolls", integer(0, 32767)),
             staff=field(record, path, "staff", json_value(dict), {}),
             home_stadium_id=home,
+            division_id=field(record, path, "division", state.ref(state.divisions, "division"), None),
             owns_stadium=owns,
             creation_closed_at=None if field(record, path, "in_creation", boolean, False) else created_at,
             created_at=created_at,

@@ -58,6 +58,7 @@ def canonical(doc: dict) -> dict:
     }
     matches = {m["id"]: f"M{i}" for i, m in enumerate(doc["matches"])}
     stadiums = {s["id"]: f"S{i}" for i, s in enumerate(doc["league"]["stadiums"])}
+    divisions = {d["id"]: f"D{i}" for i, d in enumerate(doc.get("divisions", []))}
     rounds = {r["id"]: f"R{i}.{j}" for i, s in enumerate(doc.get("schedules", [])) for j, r in enumerate(s["rounds"])}
 
     def ids(value, table):
@@ -90,6 +91,8 @@ def canonical(doc: dict) -> dict:
                 out[key] = ids(item, teams)
             elif key in PLAYER_KEYS:
                 out[key] = ids(item, players)
+            elif key == "division" and not isinstance(item, dict):
+                out[key] = ids(item, divisions)
             elif key == "schedule_round":
                 out[key] = ids(item, rounds)
             elif key in MATCH_KEYS:

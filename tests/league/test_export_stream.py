@@ -104,6 +104,8 @@ def in_memory_export(league) -> dict:
             {
                 "league": LeagueOut(league).data,
                 "house_rules": league.house_rules,
+                # Issue 13: the divisions in their order, before the teams that name them.
+                "divisions": list(league.divisions.order_by("order", "name", "id").values("id", "name", "order")),
                 "teams": team_docs,
                 # Issue 13: the generated schedules, each with its rounds (its creator as his id).
                 "schedules": [
@@ -242,6 +244,7 @@ def test_the_streamed_export_equals_the_in_memory_document_across_many_pages(
             "exported_at",
             "league",
             "house_rules",
+            "divisions",
             "teams",
             "schedules",
             "matches",

@@ -213,6 +213,7 @@ CHECKED = {
     "league.report_hour",
     "teams[].name",
     "teams[].roster",
+    "teams[].division",
     "teams[].fan_factor",
     "teams[].rerolls",
     "teams[].owns_stadium",
