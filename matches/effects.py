@@ -66,14 +66,14 @@ ROW_FIELDS = (
 # --- a result becoming final, and its undo ----------------------------------------------------------------
 
 
-def result_apply(match: Match, sides: list[MatchTeam]) -> None:
-    """Everything `match.result` does to its teams and players when it becomes final (teams locked by the caller;
-    the match row is saved by the caller with its new status and `journal`)."""
+def result_apply(match: Match, sides: list[MatchTeam], teams: dict[int, Team] | None = None) -> None:
+    """Everything `match.result` does to its teams and players when it becomes final (teams locked by the caller,
+    `teams`: as it read them, by id; the match row is saved by the caller with its new status and `journal`)."""
     league = match.league
     rules, hr = league.rules, league.house_rules
     result = match.result
     team_ids = sorted(s.team_id for s in sides)
-    teams = {t.pk: t for t in team_step_queryset(sponsorships=False).filter(pk__in=team_ids)}
+    teams = teams or {t.pk: t for t in team_step_queryset(sponsorships=False).filter(pk__in=team_ids)}
     by_team = {t["team"]: t for t in result["teams"]}
     # A completed pre-match sequence settled the FAME (it wins over any entered with the result).
     prematch = getattr(match, "prematch", None)  # (None when it has none: that error is an AttributeError)
@@ -181,9 +181,10 @@ def result_undo(match: Match, *, user: AbstractBaseUser) -> dict:
 # --- a post-match step's effects, and their undo -----------------------------------------------------------
 
 
-def step_effects_apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser) -> list[dict]:
+def step_effects_apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser, heads=None) -> list[dict]:
     """Apply a post-match step's effects in order; return the journal that undoes them (`step_effects_undo`).
-    Gil only through the ledger; a refusal rolls the whole step back.
+    Gil only through the ledger (`heads`: its accounts' last entries, when read under the team's lock);
+    a refusal rolls the whole step back.
 
     Applied in order to the rows in memory (the locked team and its players as the step loaded them), then
     written in bulk: players, new players, ledger entries (`ledger_post_many`: balances as one post each)."""
@@ -271,7 +272,7 @@ def step_effects_apply(effects: list, *, team: Team, match: Match, user: Abstrac
         PlayerMatch.objects.bulk_update(rows.values(), ["detail"])
     if team_fields:
         team.save(update_fields=sorted(team_fields))
-    for entry in ledger_post_many(team=team, postings=postings, user=user):
+    for entry in ledger_post_many(team=team, postings=postings, user=user, heads=heads):
         setattr(team, entry.account, entry.balance_after)  # the annotated balances stay true for the step's caller
     return journal
 
