@@ -22,15 +22,13 @@ from django.utils.dateparse import parse_datetime
 from campaigns import engine
 from campaigns.errors import RuleViolation
 from teams.models import Player, Position, Sponsorship, Team
-from teams.selectors import team_state, team_step_queryset
+from teams.selectors import team_step_queryset
 from teams.services import Posting, ledger_post, ledger_post_many
 
 from .changes import changes_write, field_changes
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
+from .result_parts import injury_apply, team_snapshot
 from .rolls import entered_records, record_rolls
-
-#: Ruleset-tracked player fields kept in a team's pre-match snapshot.
-SNAPSHOT_FIELDS = ("goal_points", "abilities", "role", "wounds", "armour_used", "matches_survived", "elite")
 
 #: A side's fields a final result sets.
 SIDE_FIELDS = ["snapshot", "score", "casualties_inflicted", "conceded", "conceded_early", "fame", "placing"]
@@ -88,7 +86,7 @@ def result_apply(match: Match, sides: list[MatchTeam], teams: dict[int, Team] | 
     for side in sides:
         team = teams[side.team_id]
         line = by_team[side.team_id]
-        side.snapshot = _snapshot(team, rules, hr)
+        side.snapshot = team_snapshot(team, rules, hr)
         side.score = line.get("score")
         side.casualties_inflicted = line.get("casualties_inflicted", 0)
         side.conceded = line.get("conceded", False)
@@ -136,7 +134,7 @@ def result_apply(match: Match, sides: list[MatchTeam], teams: dict[int, Team] | 
             row["spp"] += hr["spp"]["mvp"]
         new_rows.append(PlayerMatch(match=match, team_id=player.team_id, player=player, **row))
         if rules.injuries_at_confirm:
-            _apply_injury(player, row.get("injury", ""), row.get("injury_detail", ""))
+            injury_apply(player, row.get("injury", ""), row.get("injury_detail", ""))
         # The player's running totals (SPP, Goal Points) are the sums of his rows.
         for counter in rules.counters:
             if row.get(counter):
@@ -365,45 +363,3 @@ def step_effects_undo(match: Match, *, user: AbstractBaseUser) -> None:
                 Team.objects.filter(pk=team.pk).update(home_stadium_id=stadium_id, owns_stadium=owned)
             else:  # pragma: no cover
                 raise TypeError(f"unknown journal entry {entry!r}")
-
-
-# --- helpers --------------------------------------------------------------------------------------------
-
-
-def _snapshot(team: Team, rules, hr) -> dict:
-    """The team as it stood before the match (its TV, treasury, fan factor, rerolls and roster)."""
-    return {
-        "team_value": rules.team_value(team_state(team=team), hr),
-        "treasury": team.treasury,
-        "fan_factor": team.fan_factor,
-        "rerolls": team.rerolls,
-        "players": [
-            {
-                "id": p.pk,
-                "name": p.name,
-                "number": p.number,
-                "position": p.position.name,
-                "status": p.status,
-                "value": p.value,
-                "spp": p.spp,
-                **{key: getattr(p, key) for key in SNAPSHOT_FIELDS if key in rules.player_fields},
-            }
-            for p in team.players.all()
-            if p.left_at is None
-        ],
-    }
-
-
-def _apply_injury(player: Player, injury: str, detail: str) -> None:
-    """R/H: miss_next_match → misses exactly the next match; stat_loss → −1 to the stat; dead → dead
-    (removed to the memorial at Hire and Fire); badly_hurt and niggling leave no status change.
-    (Changes `player` in memory, written with the other players; undone by `result_undo`, from the journal.)"""
-    if injury == "miss_next_match":
-        player.status = Player.Status.MISS_NEXT_MATCH
-    elif injury == "dead":
-        player.status = Player.Status.DEAD
-        player.role = ""
-    elif injury == "stat_loss" and detail:
-        attributes = dict(player.attributes)
-        attributes[detail] = max(1, attributes.get(detail, 1) - 1)
-        player.attributes = attributes
