@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Aggregate, Count, Exists, JSONField, OuterRef, QuerySet, Subquery
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import (
+    Aggregate,
+    BooleanField,
+    Count,
+    DateField,
+    DateTimeField,
+    Exists,
+    JSONField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+)
 from django.db.models.functions import JSONObject
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
 
 from .models import League, LeagueReport, Membership, Stadium
 
@@ -143,3 +160,33 @@ def league_invitations_pending(*, league: League) -> QuerySet:
     from .models import Invitation
 
     return league.invitations.filter(state=Invitation.State.PENDING).select_related("user").order_by("created_at")
+
+
+def json_fields(model, **nested) -> dict:
+    """Every column of `model` by its attname, for `json_rows` to fold whole rows (`nested`: more keys, e.g. a
+    related row's `json_fields` as a JSONObject); `json_instances` makes them model instances again."""
+    return {**{f.attname: f.attname for f in model._meta.concrete_fields}, **nested}
+
+
+def json_instances(model, rows: list[dict] | None, *, using: str = DEFAULT_DB_ALIAS) -> list:
+    """`json_rows`' folded whole rows (`json_fields`) as the model instances a query would have made: JSON's
+    text dates parsed (SQLite's naive UTC made aware), SQLite's 0/1 booleans and JSON-as-text decoded."""
+    sqlite = connections[using].vendor == "sqlite"
+    fields = model._meta.concrete_fields
+    names = [f.attname for f in fields]
+    return [model.from_db(using, names, [_from_json(f, row[f.attname], sqlite) for f in fields]) for row in rows or ()]
+
+
+def _from_json(field, value, sqlite: bool):
+    if value is None:
+        return None
+    if isinstance(field, JSONField):
+        return json.loads(value) if sqlite and isinstance(value, str) else value
+    if isinstance(field, DateTimeField):
+        moment = parse_datetime(value)
+        return moment if timezone.is_aware(moment) else timezone.make_aware(moment, dt.UTC)
+    if isinstance(field, DateField):
+        return parse_date(value)
+    if isinstance(field, BooleanField):
+        return bool(value)
+    return value

@@ -9,32 +9,23 @@ and resumes with them on the next POST of the same step.
 
 from __future__ import annotations
 
-from functools import cache as memoise
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import OuterRef, QuerySet
 
 from campaigns import engine
 from campaigns.dice import Dice, RollRecord, check_entered
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
-from league.selectors import json_rows
 from teams.models import Team
-from teams.selectors import (
-    player_view,
-    team_parts_load,
-    team_players_reload,
-    team_races,
-    team_state,
-    team_step_queryset,
-)
+from teams.selectors import player_view, team_players_reload, team_races, team_state, team_step_queryset
 
 from . import policy
 from .effects import step_effects_apply
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
 from .rolls import record_rolls
+from .step_reads import match_rows_unfolded, sides_unfolded, step_reads, team_install
 
 #: What a step changes on its sequence's row (written alone: not the match and team ids again).
 STEP_FIELDS = ["journal", "log", "carry", "pending", "step_index", "complete", "updated_at"]
@@ -139,12 +130,14 @@ def aftermath_post(
     if choices is not None and not isinstance(choices, dict):
         raise RuleViolation("choices must be an object.", field="choices")
     with transaction.atomic():
-        # The unit of work: the team's row locked and loaded once, as the step reads it (the lock on its row
-        # alone: PostgreSQL refuses FOR UPDATE on the nullable side of the stadium's outer join).
-        # Its players, positions and sponsorships are read below, once the step is known, as far as it reads them.
-        locked_team, locked_sequence = _step_reads()
-        team = locked_team.get(pk=team_id)
-        aftermath = locked_sequence.filter(match_id=match_id, team_id=team_id).first()
+        # The unit of work: the team's row locked and loaded alone; then, the step known (its league's ruleset
+        # names it), its sequence locked with everything else the step declares it reads folded in
+        # (`step_reads`: one query, which sees the team's other tables as they stand once its row is locked).
+        bare_team = step_reads(frozenset())[0]
+        team = bare_team.get(pk=team_id)
+        declared = next((s for s in team.league.rules.postmatch_steps if s.key == step), None)
+        parts = declared.view_parts() if declared else frozenset()
+        aftermath = step_reads(parts)[1].filter(match_id=match_id, team_id=team_id).first()
         if aftermath is None:
             raise RuleViolation("This team has no post-match sequence for this match (is the result final?).")
         match = aftermath.match
@@ -157,13 +150,10 @@ def aftermath_post(
             current = "none (complete)" if aftermath.complete else steps[aftermath.step_index].key
             raise StepConflict(f"The current step is {current}, not {step}.")
         current = steps[aftermath.step_index]
+        if not current.view_parts() <= parts:  # pragma: no cover - a match's teams play in its league
+            raise RuleViolation("This team does not play in this match's league.")
         parts = current.view_parts()
-        team_parts_load(
-            team=team,
-            positions="positions" in parts,
-            players="players" in parts,
-            sponsorships="sponsorships" in parts,
-        )
+        heads = team_install(team=team, folded=aftermath, parts=parts)
         catalogue = rules.roll_catalogue(hr)
         pending = aftermath.pending or {}
         # Dice entered before a pause and not yet used stay entered; a key given again replaces them.
@@ -173,7 +163,7 @@ def aftermath_post(
         dice = Dice(catalogue=catalogue, entered=entered, prior=prior)
         ctx = engine.StepContext(
             team=_team_view(team, parts),
-            match=_match_view(match, team, parts, sides=_sides_unfolded(aftermath.side_rows)),
+            match=_match_view(match, team, parts, sides=sides_unfolded(aftermath.side_rows), aftermath=aftermath),
             hr=hr,
             dice=dice,
             choices=merged_choices,
@@ -193,7 +183,7 @@ def aftermath_post(
             }
             aftermath.save(update_fields=["pending", "updated_at"])
             return aftermath
-        journal = step_effects_apply(ctx.effects, team=team, match=match, user=user)
+        journal = step_effects_apply(ctx.effects, team=team, match=match, user=user, heads=heads)
         aftermath.journal = [*aftermath.journal, *journal]
         record_rolls(
             league=league, match=match, team_id=team.pk, step=current.key, records=dice.records, rolled_by=user
@@ -219,51 +209,29 @@ def aftermath_post(
     return aftermath
 
 
-@memoise
-def _step_reads() -> tuple[QuerySet[Team], QuerySet[Aftermath]]:
-    """A step's two locked reads — the team bare (`team_step_queryset` with every part off) and its sequence
-    with the match, its league and stadium, and the sides folded in — built once per process: building their
-    joins and annotations cost about a millisecond of CPU a step. Each call clones them (`get`, `filter`), so
-    their SQL is compiled, and their rows read, afresh every time; these two are never evaluated themselves."""
-    bare = team_step_queryset(sponsorships=False, positions=False, players=False)
-    sequence = (
-        Aftermath.objects.select_for_update(of=("self",))
-        .select_related("match__league", "match__stadium")
-        .annotate(side_rows=_sides_folded())
-    )
-    return bare.select_for_update(of=("self",)), sequence
-
-
 def _view_for(team: Team) -> engine.TeamView:
     """The team as the step reads it, loaded fresh (balances annotated, players and sponsorships prefetched)."""
     return _team_view(team_step_queryset().get(pk=team.pk))
 
 
-#: A side's fields a step reads (`_side_view`), folded into its sequence's row.
-SIDE_VIEW_FIELDS = ("team_id", "order", "score", "casualties_inflicted", "conceded", "conceded_early", "fame")
-SIDE_VIEW_FIELDS += ("mvp_id", "placing", "eliminations", "outcome")
-
-
-def _sides_folded():
-    """The match's sides as one JSON array on its sequence's row: a step reads them without a query of their own."""
-    return json_rows(MatchTeam.objects.filter(match=OuterRef("match_id")), "match", **{f: f for f in SIDE_VIEW_FIELDS})
-
-
-def _sides_unfolded(rows: list[dict]) -> list[MatchTeam]:
-    """`_sides_folded`'s rows as the match's sides, in their order (SQLite's JSON has 0/1 for booleans)."""
-    flags = ("conceded", "conceded_early")
-    sides = [MatchTeam(**{**row, **{f: bool(row[f]) for f in flags}}) for row in rows]
-    return sorted(sides, key=lambda side: side.order)
-
-
 def _match_view(
-    match: Match, team: Team, parts: frozenset[str] = engine.VIEW_PARTS, *, sides: list[MatchTeam] | None = None
+    match: Match,
+    team: Team,
+    parts: frozenset[str] = engine.VIEW_PARTS,
+    *,
+    sides: list[MatchTeam] | None = None,
+    aftermath: Aftermath | None = None,
 ) -> engine.MatchView:
-    """The match as this team saw it; `sides`: its sides, when the caller holds them (else one query)."""
+    """The match as this team saw it; `sides`: its sides, when the caller holds them (else one query);
+    `aftermath`: its sequence as `step_reads` read it, the team's players' rows folded in (else one query)."""
     sides = list(match.sides.all()) if sides is None else sides
     us = next(s for s in sides if s.team_id == team.pk)
     them = [s for s in sides if s.team_id != team.pk]
-    rows = _player_rows(match, team) if "player_rows" in parts else engine.Unread("player_rows")
+    if "player_rows" not in parts:
+        rows = engine.Unread("player_rows")
+    else:
+        read = match_rows_unfolded(aftermath) if aftermath else PlayerMatch.objects.filter(match=match, team=team)
+        rows = _player_rows(read)
     return engine.MatchView(
         id=match.pk,
         kind=match.kind,
@@ -278,8 +246,8 @@ def _match_view(
     )
 
 
-def _player_rows(match: Match, team: Team) -> dict[int, dict[str, Any]]:
-    """The team's players' rows of the match, by player (one query)."""
+def _player_rows(rows) -> dict[int, dict[str, Any]]:
+    """The team's players' rows of the match, by player."""
     return {
         r.player_id: {
             "touchdowns": r.touchdowns,
@@ -294,7 +262,7 @@ def _player_rows(match: Match, team: Team) -> dict[int, dict[str, Any]]:
             "injury_detail": r.injury_detail,
             "detail": dict(r.detail),
         }
-        for r in PlayerMatch.objects.filter(match=match, team=team)
+        for r in rows
     }
 
 

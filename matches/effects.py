@@ -22,16 +22,14 @@ from django.utils.dateparse import parse_datetime
 from campaigns import engine
 from campaigns.errors import RuleViolation
 from teams.models import Player, Position, Sponsorship, Team
-from teams.selectors import team_state, team_step_queryset
+from teams.selectors import team_step_queryset
 from teams.services import Posting, ledger_post, ledger_post_many
 
 from .changes import changes_write, field_changes
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
+from .result_parts import injury_apply, team_snapshot
 from .rolls import entered_records, record_rolls
 from .tally import tally_add
-
-#: Ruleset-tracked player fields kept in a team's pre-match snapshot.
-SNAPSHOT_FIELDS = ("goal_points", "abilities", "role", "wounds", "armour_used", "matches_survived", "elite")
 
 #: A side's fields a final result sets.
 SIDE_FIELDS = ["snapshot", "score", "casualties_inflicted", "conceded", "conceded_early", "fame", "placing"]
@@ -67,14 +65,14 @@ ROW_FIELDS = (
 # --- a result becoming final, and its undo ----------------------------------------------------------------
 
 
-def result_apply(match: Match, sides: list[MatchTeam]) -> None:
-    """Everything `match.result` does to its teams and players when it becomes final (teams locked by the caller;
-    the match row is saved by the caller with its new status and `journal`)."""
+def result_apply(match: Match, sides: list[MatchTeam], teams: dict[int, Team] | None = None) -> None:
+    """Everything `match.result` does to its teams and players when it becomes final (teams locked by the caller,
+    `teams`: as it read them, by id; the match row is saved by the caller with its new status and `journal`)."""
     league = match.league
     rules, hr = league.rules, league.house_rules
     result = match.result
     team_ids = sorted(s.team_id for s in sides)
-    teams = {t.pk: t for t in team_step_queryset(sponsorships=False).filter(pk__in=team_ids)}
+    teams = teams or {t.pk: t for t in team_step_queryset(sponsorships=False).filter(pk__in=team_ids)}
     by_team = {t["team"]: t for t in result["teams"]}
     # A completed pre-match sequence settled the FAME (it wins over any entered with the result).
     prematch = getattr(match, "prematch", None)  # (None when it has none: that error is an AttributeError)
@@ -89,7 +87,7 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
     for side in sides:
         team = teams[side.team_id]
         line = by_team[side.team_id]
-        side.snapshot = _snapshot(team, rules, hr)
+        side.snapshot = team_snapshot(team, rules, hr)
         side.score = line.get("score")
         side.casualties_inflicted = line.get("casualties_inflicted", 0)
         side.conceded = line.get("conceded", False)
@@ -137,7 +135,7 @@ def result_apply(match: Match, sides: list[MatchTeam]) -> None:
             row["spp"] += hr["spp"]["mvp"]
         new_rows.append(PlayerMatch(match=match, team_id=player.team_id, player=player, **row))
         if rules.injuries_at_confirm:
-            _apply_injury(player, row.get("injury", ""), row.get("injury_detail", ""))
+            injury_apply(player, row.get("injury", ""), row.get("injury_detail", ""))
         # The player's running totals (SPP, Goal Points) are the sums of his rows.
         for counter in rules.counters:
             if row.get(counter):
@@ -184,9 +182,10 @@ def result_undo(match: Match, *, user: AbstractBaseUser) -> dict:
 # --- a post-match step's effects, and their undo -----------------------------------------------------------
 
 
-def step_effects_apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser) -> list[dict]:
+def step_effects_apply(effects: list, *, team: Team, match: Match, user: AbstractBaseUser, heads=None) -> list[dict]:
     """Apply a post-match step's effects in order; return the journal that undoes them (`step_effects_undo`).
-    Gil only through the ledger; a refusal rolls the whole step back.
+    Gil only through the ledger (`heads`: its accounts' last entries, when read under the team's lock);
+    a refusal rolls the whole step back.
 
     Applied in order to the rows in memory (the locked team and its players as the step loaded them), then
     written in bulk: players, new players, ledger entries (`ledger_post_many`: balances as one post each)."""
@@ -274,7 +273,7 @@ def step_effects_apply(effects: list, *, team: Team, match: Match, user: Abstrac
         PlayerMatch.objects.bulk_update(rows.values(), ["detail"])
     if team_fields:
         team.save(update_fields=sorted(team_fields))
-    for entry in ledger_post_many(team=team, postings=postings, user=user):
+    for entry in ledger_post_many(team=team, postings=postings, user=user, heads=heads):
         setattr(team, entry.account, entry.balance_after)  # the annotated balances stay true for the step's caller
     return journal
 
@@ -367,45 +366,3 @@ def step_effects_undo(match: Match, *, user: AbstractBaseUser) -> None:
                 Team.objects.filter(pk=team.pk).update(home_stadium_id=stadium_id, owns_stadium=owned)
             else:  # pragma: no cover
                 raise TypeError(f"unknown journal entry {entry!r}")
-
-
-# --- helpers --------------------------------------------------------------------------------------------
-
-
-def _snapshot(team: Team, rules, hr) -> dict:
-    """The team as it stood before the match (its TV, treasury, fan factor, rerolls and roster)."""
-    return {
-        "team_value": rules.team_value(team_state(team=team), hr),
-        "treasury": team.treasury,
-        "fan_factor": team.fan_factor,
-        "rerolls": team.rerolls,
-        "players": [
-            {
-                "id": p.pk,
-                "name": p.name,
-                "number": p.number,
-                "position": p.position.name,
-                "status": p.status,
-                "value": p.value,
-                "spp": p.spp,
-                **{key: getattr(p, key) for key in SNAPSHOT_FIELDS if key in rules.player_fields},
-            }
-            for p in team.players.all()
-            if p.left_at is None
-        ],
-    }
-
-
-def _apply_injury(player: Player, injury: str, detail: str) -> None:
-    """R/H: miss_next_match → misses exactly the next match; stat_loss → −1 to the stat; dead → dead
-    (removed to the memorial at Hire and Fire); badly_hurt and niggling leave no status change.
-    (Changes `player` in memory, written with the other players; undone by `result_undo`, from the journal.)"""
-    if injury == "miss_next_match":
-        player.status = Player.Status.MISS_NEXT_MATCH
-    elif injury == "dead":
-        player.status = Player.Status.DEAD
-        player.role = ""
-    elif injury == "stat_loss" and detail:
-        attributes = dict(player.attributes)
-        attributes[detail] = max(1, attributes.get(detail, 1) - 1)
-        player.attributes = attributes

@@ -18,6 +18,7 @@ from teams.models import Player, Team
 from . import disputes, effects, lifecycle, policy, schedules
 from .locks import lock_teams
 from .models import Aftermath, Dispute, Match, MatchTeam
+from .step_reads import confirm_teams
 
 
 def match_schedule(
@@ -99,16 +100,24 @@ def _check_consecutive(league: League, pair: list[int], limit: int) -> None:
             )
 
 
-def _rosters_and_context(match: Match, sides: list[MatchTeam] | None) -> tuple[dict[int, dict[int, str]], dict]:
+def _rosters_and_context(
+    match: Match, sides: list[MatchTeam] | None, teams: dict[int, Team] | None = None
+) -> tuple[dict[int, dict[int, str]], dict]:
     """The match's rosters (each team's players not gone, by status) and what a result format needs beyond them:
     the Tests to win, each team's support stock (ElfBall potions) and each player's attributes and abilities (a
-    lasting injury's attribute must be a highest one) — from one query of the sides and one of the players."""
+    lasting injury's attribute must be a highest one) — from one query of the sides and one of the players
+    (none when the caller holds the teams with their players: `teams`, by id)."""
     sides = list(match.sides.select_related("team")) if sides is None else sides
-    # By the sides' team ids (the team_id index), not by a join through the match's sides, which PostgreSQL
-    # may plan as a scan of every player.
-    players = Player.objects.filter(team_id__in=[s.team_id for s in sides], left_at__isnull=True).values(
-        "team_id", "pk", "status", "attributes", "abilities", "role", "elite"
-    )
+    if teams is not None:
+        fields = ("team_id", "pk", "status", "attributes", "abilities", "role", "elite")
+        held = (p for t in teams.values() for p in t.players.all() if p.left_at is None)
+        players = [{f: getattr(p, f) for f in fields} for p in held]
+    else:
+        # By the sides' team ids (the team_id index), not by a join through the match's sides, which PostgreSQL
+        # may plan as a scan of every player.
+        players = Player.objects.filter(team_id__in=[s.team_id for s in sides], left_at__isnull=True).values(
+            "team_id", "pk", "status", "attributes", "abilities", "role", "elite"
+        )
     rosters: dict[int, dict[int, str]] = {side.team_id: {} for side in sides}
     stock = {side.team_id: dict(side.team.staff) for side in sides}
     context: dict = {"tests_to_win": match.tests_to_win, "stock": stock, "players": {}}
@@ -118,12 +127,15 @@ def _rosters_and_context(match: Match, sides: list[MatchTeam] | None) -> tuple[d
     return rosters, context
 
 
-def parse_match_result(match: Match, body: object, *, sides: list[MatchTeam] | None = None) -> dict:
+def parse_match_result(
+    match: Match, body: object, *, sides: list[MatchTeam] | None = None, teams: dict[int, Team] | None = None
+) -> dict:
     """The result as the league's ruleset validates it against the match's rosters as they stand now, with
     the dice rolled at the table (given in the result's own entries or under `rolls`) checked and gathered.
-    `sides`: the match's sides with their teams, when the caller holds them already."""
+    `sides`: the match's sides with their teams, when the caller holds them already; `teams`: the teams with
+    their players, by id (`step_reads.confirm_teams`)."""
     rules, hr = match.league.rules, match.league.house_rules
-    rosters, context = _rosters_and_context(match, sides)
+    rosters, context = _rosters_and_context(match, sides, teams)
     result = rules.parse_result(body, rosters=rosters, event=match.event, hr=hr, context=context)
     catalogue = rules.roll_catalogue(hr)
     rolls = {key: list(values) for key, values in result.get("rolls", {}).items()}
@@ -165,16 +177,23 @@ def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) 
     return match
 
 
-def _validated_result(match: Match, teams: list[Team], body: object, sides: list[MatchTeam] | None = None) -> dict:
+def _validated_result(
+    match: Match, teams: list[Team], body: object, sides: list[MatchTeam] | None = None, held: dict | None = None
+) -> dict:
     """The result as the league's ruleset validates it against the rosters as they stand now, with any dice
-    rolled at the table for it (e.g. weather, fans) checked against the roll catalogue."""
-    if Aftermath.objects.filter(team__in=teams, complete=False).exclude(match=match).exists():
+    rolled at the table for it (e.g. weather, fans) checked against the roll catalogue. `held`: the teams as
+    `step_reads.confirm_teams` read them, by id (their players and open sequences: no query of their own)."""
+    if held is not None:
+        unfinished = any(t.open_elsewhere for t in held.values())
+    else:
+        unfinished = Aftermath.objects.filter(team__in=teams, complete=False).exclude(match=match).exists()
+    if unfinished:
         raise RuleViolation("A team of this match has not finished its previous post-match sequence.")
     started = getattr(match, "prematch", None)  # (loaded with the match by confirm)
     if started is not None and not started.complete and match.league.rules.fame_from_prematch:
         step = match.league.rules.prematch_steps[started.step_index]
         raise RuleViolation(f"Finish the pre-match sequence first: it is at {step.title}.")
-    return parse_match_result(match, body, sides=sides)
+    return parse_match_result(match, body, sides=sides, teams=held)
 
 
 def match_reject(*, user: AbstractBaseUser, match_id: int, reason: object = "") -> Match:
@@ -223,12 +242,15 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
         # Check it again, holding the teams: another result may have become final since this one was entered
         # (a player killed there cannot have scored here; a team's next result waits for its sequence).
         lock_teams([s.team_id for s in sides])
+        # The teams as the result reads them — players, positions, balances — in one query, once locked.
+        teams = confirm_teams([s.team_id for s in sides], match=match)
         # (Results entered before the body was kept are checked in their stored, normalised form.)
-        match.result = _validated_result(match, [s.team for s in sides], match.result_body or match.result, sides)
+        body = match.result_body or match.result
+        match.result = _validated_result(match, [s.team for s in sides], body, sides, held=teams)
         if match.status == Match.Status.DISPUTED:  # the commissioner confirms a disputed result as is
             disputes.dispute_close(match=match, ruling=Dispute.Ruling.CONFIRMED, user=user)
         lifecycle.transition(match, lifecycle.Action.CONFIRM)
-        effects.result_apply(match, sides)
+        effects.result_apply(match, sides, teams)
         league_table_changed(match.league_id)
         match.confirmed_by = user
         match.confirmed_at = timezone.now()

@@ -79,10 +79,19 @@ def ledger_post(
     return ledger_post_many(team=team, postings=[posting], user=user)[0]
 
 
-def ledger_post_many(*, team: Team, postings: list[Posting], user: AbstractBaseUser | None = None) -> list[LedgerEntry]:
+def ledger_post_many(
+    *,
+    team: Team,
+    postings: list[Posting],
+    user: AbstractBaseUser | None = None,
+    heads: dict[str, tuple[int, int]] | None = None,
+) -> list[LedgerEntry]:
     """Append `postings` in order, in one insert: each entry's running balance follows the one before it in its
     account, exactly as that many `ledger_post` calls would, and the first that would take an account below 0
-    refuses them all (RuleViolation; nothing is written). The caller holds the team lock (`team_locked`)."""
+    refuses them all (RuleViolation; nothing is written). The caller holds the team lock (`team_locked`).
+
+    `heads`: each account's last (sequence, balance), when the caller read them in a statement that began after
+    it held the team's lock (a post-match step folds them into its sequence's row); else one query an account."""
     if not postings:
         return []
     if any(p.amount == 0 for p in postings):
@@ -90,6 +99,9 @@ def ledger_post_many(*, team: Team, postings: list[Posting], user: AbstractBaseU
     # The last entry of each account the postings touch (at most two accounts; the team's lock keeps it last).
     last: dict[str, tuple[int, int]] = {}
     for account in sorted({p.account for p in postings}):
+        if heads is not None and account in heads:
+            last[account] = heads[account]
+            continue
         found = (
             LedgerEntry.objects.filter(team=team, account=account)
             .order_by("-sequence")

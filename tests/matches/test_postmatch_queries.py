@@ -26,19 +26,21 @@ STEPS = {
     "prepare": (None, {"expensive_mistakes": [6], "expensive_mistakes_amount": [1]}),
 }
 
-#: What confirm and each step cost, whatever the league's size or the team's (confirm's 17 include the one update
+#: What confirm and each step cost, whatever the league's size or the team's (confirm's 13 include the one update
 #: that gives the league's table a new version, so the cached standings are never stale, and the one upsert of the
-#: players' season tallies, matches/tally.py, so a weekly report never sums the season; its sides and their teams
-#: are read once, with the match, for the policy and the result's check alike). Each step loads only the parts of
-#: the team and match it declares it reads (`Step.reads`): the team row, then its sequence with the match's sides
-#: folded in (both locked), then one query for each part — players (all five steps), match rows (improvements),
-#: sponsorships (fortune), roster positions (hire and fire; prepare, for its journeymen and the Team Value, which
-#: reads the players as the step left them in memory).
-EXPECTED = {"confirm": 17, "improvements": 7, "team_stats": 6, "fortune": 11, "hire_fire": 7, "prepare": 8}
-#: A team of one player costs four queries more at Prepare for next match (rules/blitzbowl.md §5): it takes on
+#: players' season tallies (matches/tally.py), so a weekly report never sums the season; its sides and their teams
+#: are read once, with the match, for the policy; once locked, the teams are read in one query with their players,
+#: positions, balances and whether another sequence of theirs is open — for the result's check and its effects).
+#: Each step reads the parts of the team and match it declares it reads (`Step.reads`) in two queries: the team's
+#: row, locked, then its sequence (locked) with the match's sides, the ledger's heads and those parts folded in —
+#: players with their positions (all five steps), match rows (improvements), sponsorships (fortune), roster
+#: positions (hire and fire; prepare) (docs/decisions.md, 2026-12-02 "A step's reads folded into its sequence's
+#: row"). Every step's two savepoint queries are the transaction's (BEGIN and COMMIT outside a test).
+EXPECTED = {"confirm": 13, "improvements": 5, "team_stats": 5, "fortune": 8, "hire_fire": 5, "prepare": 6}
+#: A team of one player costs three queries more at Prepare for next match (rules/blitzbowl.md §5): it takes on
 #: its Journeymen — one insert, however many, and its players read again for the Team Value — and, its treasury
-#: untouched by hiring, pays an Expensive Mistake (the ledger's read and one insert).
-JOURNEYMEN = 4
+#: untouched by hiring, pays an Expensive Mistake (one insert: the ledger's head came with the sequence).
+JOURNEYMEN = 3
 
 
 def _league_of(league, *, teams: int, history: int = 6) -> None:
