@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.layers",
             "league.audit",
             "league.joining",
+            "league.webhooks.*",  # the hooks, their outbox, the URL guard and the delivery (no pages, no tasks)
             "league.migrations.*",
         ),
     ),
@@ -85,6 +86,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.report_chart",
             "league.reporting.*",
             "league.tasks",
+            "league.webhooks.tasks",
             "league.management.*",
             "league.benchmark.*",
         ),

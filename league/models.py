@@ -384,3 +384,4 @@ class JoinRequest(models.Model):
 
 
 from .divisions_models import Division  # noqa: E402, F401 (defined apart to keep this module short; needs League)
+from .webhooks.models import Webhook, WebhookDelivery  # noqa: E402, F401 (league/webhooks/; needs League)

@@ -33,6 +33,7 @@ from teams.selectors import (
 
 from . import policy
 from .effects import step_effects_apply
+from .hooks import deaths_in_effects, players_died
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
 from .rolls import record_rolls
 
@@ -194,6 +195,7 @@ def aftermath_post(
             aftermath.save(update_fields=["pending", "updated_at"])
             return aftermath
         journal = step_effects_apply(ctx.effects, team=team, match=match, user=user)
+        players_died(match, deaths_in_effects(ctx.effects))  # webhooks: a death a step made final
         aftermath.journal = [*aftermath.journal, *journal]
         record_rolls(
             league=league, match=match, team_id=team.pk, step=current.key, records=dice.records, rolled_by=user
