@@ -73,6 +73,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.api.seasons",
             "league.api.schedules",
             "league.api.divisions",
+            "league.api.webhooks",
             "league.api.desk",
             "league.queue",  # the commissioner's queue reads matches, transfers and requests to join
             "league.seasons",  # closing a season reads the matches' table and sequences

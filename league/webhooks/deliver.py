@@ -54,6 +54,12 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> int:
         return error.code
 
 
+def attempt_event(hook_id: int, event_key: str, *, base: str) -> str:
+    """`attempt` on the hook's delivery of the event (how the task names it)."""
+    pk = WebhookDelivery.objects.filter(hook_id=hook_id, event_key=event_key).values_list("pk", flat=True).first()
+    return DONE if pk is None else attempt(pk, base=base)
+
+
 def attempt(delivery_id: int, *, base: str) -> str:
     """Make one attempt at the delivery; RETRY when the task should try again later, else DONE."""
     row = WebhookDelivery.objects.select_related("hook", "hook__league").filter(pk=delivery_id).first()

@@ -24,8 +24,8 @@ from .models import WebhookDelivery
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
     max_retries=None,  # bounded by the row's attempts instead (the setting)
 )
-def webhook_deliver(self, delivery_id: int) -> str:
-    outcome = deliver.attempt(delivery_id, base=site_url())
+def webhook_deliver(self, hook_id: int, event_key: str) -> str:
+    outcome = deliver.attempt_event(hook_id, event_key, base=site_url())
     if outcome == deliver.RETRY:
         countdown = min(settings.WEBHOOK_BACKOFF * 2**self.request.retries, settings.WEBHOOK_BACKOFF_MAX)
         raise self.retry(countdown=countdown)
@@ -39,7 +39,7 @@ def webhook_sweep() -> int:
     ids = list(
         WebhookDelivery.objects.filter(
             status=WebhookDelivery.Status.PENDING, attempts=0, created_at__lt=stale
-        ).values_list("pk", flat=True)[:1000]
+        ).values_list("hook_id", "event_key")[:1000]
     )
     deliveries_queue(ids)
     return len(ids)
