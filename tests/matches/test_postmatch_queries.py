@@ -26,14 +26,15 @@ STEPS = {
     "prepare": (None, {"expensive_mistakes": [6], "expensive_mistakes_amount": [1]}),
 }
 
-#: What confirm and each step cost, whatever the league's size or the team's (confirm's 16 include the one update
+#: What confirm and each step cost, whatever the league's size or the team's (confirm's 17 include the one update
 #: that gives the league's table a new version, so the cached standings are never stale; its sides and their teams
-#: are read once, with the match, for the policy and the result's check alike). Each step loads only the parts of
-#: the team and match it declares it reads (`Step.reads`): the team row, then its sequence with the match's sides
-#: folded in (both locked), then one query for each part — players (all five steps), match rows (improvements),
-#: sponsorships (fortune), roster positions (hire and fire; prepare, for its journeymen and the Team Value, which
-#: reads the players as the step left them in memory).
-EXPECTED = {"confirm": 16, "improvements": 7, "team_stats": 6, "fortune": 11, "hire_fire": 7, "prepare": 8}
+#: are read once, with the match, for the policy and the result's check alike; and the one query asking whether
+#: a webhook of the league wants `result_confirmed`, issue 14, docs/decisions.md "Webhooks"). Each step loads
+#: only the parts of the team and match it declares it reads (`Step.reads`): the team row, then its sequence
+#: with the match's sides folded in (both locked), then one query for each part — players (all five steps),
+#: match rows (improvements), sponsorships (fortune), roster positions (hire and fire; prepare, for its
+#: journeymen and the Team Value, which reads the players as the step left them in memory).
+EXPECTED = {"confirm": 17, "improvements": 7, "team_stats": 6, "fortune": 11, "hire_fire": 7, "prepare": 8}
 #: A team of one player costs four queries more at Prepare for next match (rules/blitzbowl.md §5): it takes on
 #: its Journeymen — one insert, however many, and its players read again for the Team Value — and, its treasury
 #: untouched by hiring, pays an Expensive Mistake (the ledger's read and one insert).
