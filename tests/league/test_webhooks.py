@@ -269,3 +269,12 @@ def test_issue14_webhooks_a_report_is_announced_once_however_often_regenerated(l
     report_generate(league_id=league.pk)
     report_generate(league_id=league.pk, regenerate=True)
     assert [d.event for d in WebhookDelivery.objects.filter(hook=h)] == ["report_published"]
+
+
+def test_issue14_webhooks_a_post_match_step_that_kills_a_player_is_a_death_to_announce():
+    """Decision "Webhooks": Bone Cruncher's wounds kill in a post-match step; that step's effects name the dead."""
+    from campaigns.engine import PlayerUpdate
+    from matches.hooks import deaths_in_effects
+
+    effects = [PlayerUpdate(7, "killed", status="dead", leaves=True), PlayerUpdate(8, "hurt"), object()]
+    assert deaths_in_effects(effects) == [7]
