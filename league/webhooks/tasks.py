@@ -7,6 +7,8 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.db.models import Q
 from django.utils import timezone
 
 from league.reports import site_url
@@ -23,6 +25,9 @@ from .models import WebhookDelivery
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
     max_retries=None,  # bounded by the row's attempts instead (the setting)
+    autoretry_for=(OperationalError, InterfaceError),  # the database away: try again later (the row is kept)
+    retry_backoff=True,
+    retry_backoff_max=600,
 )
 def webhook_deliver(self, hook_id: int, event_key: str) -> str:
     outcome = deliver.attempt_event(hook_id, event_key, base=site_url())
@@ -34,12 +39,14 @@ def webhook_deliver(self, hook_id: int, event_key: str) -> str:
 
 @shared_task(acks_late=True)
 def webhook_sweep() -> int:
-    """Queue the deliveries left pending and never tried (their event committed while the broker was down)."""
-    stale = timezone.now() - timedelta(minutes=5)
+    """Queue the deliveries left pending: never tried (their event committed while the broker was down), or
+    whose retry never came (its message lost) well after the longest backoff."""
+    now = timezone.now()
+    lost = now - timedelta(seconds=settings.WEBHOOK_BACKOFF_MAX + 600)
     ids = list(
-        WebhookDelivery.objects.filter(
-            status=WebhookDelivery.Status.PENDING, attempts=0, created_at__lt=stale
-        ).values_list("hook_id", "event_key")[:1000]
+        WebhookDelivery.objects.filter(status=WebhookDelivery.Status.PENDING)
+        .filter(Q(attempts=0, created_at__lt=now - timedelta(minutes=5)) | Q(updated_at__lt=lost))
+        .values_list("hook_id", "event_key")[:1000]
     )
     deliveries_queue(ids)
     return len(ids)

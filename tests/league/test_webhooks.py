@@ -278,3 +278,23 @@ def test_issue14_webhooks_a_post_match_step_that_kills_a_player_is_a_death_to_an
 
     effects = [PlayerUpdate(7, "killed", status="dead", leaves=True), PlayerUpdate(8, "hurt"), object()]
     assert deaths_in_effects(effects) == [7]
+
+
+def test_issue14_webhooks_the_sweep_queues_deliveries_the_broker_never_had(league, monkeypatch):
+    """Decision "Webhooks": an event committed while the broker was down stays pending; the hourly sweep queues
+    it (and leaves fresh, delivered and failed rows alone)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from league.webhooks import tasks
+
+    h = hook(league)
+    old = WebhookDelivery.objects.create(hook=h, event="result_confirmed", event_key="old", data={})
+    WebhookDelivery.objects.create(hook=h, event="result_confirmed", event_key="new", data={})
+    WebhookDelivery.objects.create(hook=h, event="result_confirmed", event_key="done", data={}, status="delivered")
+    WebhookDelivery.objects.filter(event_key__in=["old", "done"]).update(created_at=timezone.now() - timedelta(hours=1))
+    queued = []
+    monkeypatch.setattr(tasks, "deliveries_queue", queued.extend)
+    assert tasks.webhook_sweep() == 1
+    assert queued == [(h.pk, old.event_key)]
