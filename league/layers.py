@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.audit",
             "league.joining",
             "league.invite_links",
+            "league.webhooks.*",  # the hooks, their outbox, the URL guard and the delivery (no pages, no tasks)
             "league.migrations.*",
         ),
     ),
@@ -73,6 +74,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.api.seasons",
             "league.api.schedules",
             "league.api.divisions",
+            "league.api.webhooks",
             "league.api.desk",
             "league.queue",  # the commissioner's queue reads matches, transfers and requests to join
             "league.seasons",  # closing a season reads the matches' table and sequences
@@ -86,6 +88,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.report_chart",
             "league.reporting.*",
             "league.tasks",
+            "league.webhooks.tasks",
             "league.management.*",
             "league.benchmark.*",
         ),

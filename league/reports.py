@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from .models import League, LeagueReport, Membership, ReportDelivery, league_activity_changed
+from .webhooks.emit import event_emit
 
 REPORT_SPAN = timedelta(days=7)
 log = logging.getLogger(__name__)
@@ -113,6 +114,15 @@ def report_generate(*, league_id: int, moment: datetime | None = None, regenerat
         report.save()
         league_activity_changed(league.pk)  # the league page lists its reports
         _outbox_fill(league=league, week=week)
+        event_emit(  # the webhooks' outbox: announced once per week, however often regenerated
+            league_id=league.pk,
+            event="report_published",
+            key=f"report:{week}",
+            data={
+                "league": {"id": league.pk, "name": league.name},
+                "report": {"week": week, "path": reverse("league-report", args=[league.pk, week])},
+            },
+        )
     return report
 
 

@@ -176,7 +176,18 @@ CELERY_BEAT_SCHEDULE = {
     "weekly-reports-fanout": {"task": "league.tasks.weekly_reports_fanout", "schedule": crontab(minute=0)},
     # Hourly, off the hour: the league clock mails match reminders two days before a deadline and on the day.
     "league-clock": {"task": "league.tasks.league_clock_tick", "schedule": crontab(minute=5)},
+    # Hourly: webhook deliveries whose event committed while the broker was down are queued.
+    "webhook-sweep": {"task": "league.webhooks.tasks.webhook_sweep", "schedule": crontab(minute=10)},
 }
+
+# --- Outgoing webhooks (league/webhooks/) ---------------------------------------------------
+#: Also allow loopback and private receivers (tests, closed networks); production refuses them.
+WEBHOOK_ALLOW_PRIVATE_HOSTS = env.bool("WEBHOOK_ALLOW_PRIVATE_HOSTS", default=False)
+WEBHOOK_TIMEOUT = env.float("WEBHOOK_TIMEOUT", default=5.0)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=6)
+WEBHOOK_BACKOFF = env.float("WEBHOOK_BACKOFF", default=10.0)  # seconds before the first retry, doubled each time
+WEBHOOK_BACKOFF_MAX = env.float("WEBHOOK_BACKOFF_MAX", default=3600.0)
+WEBHOOK_GONE_LIMIT = env.int("WEBHOOK_GONE_LIMIT", default=3)  # 404/410 in a row before a hook is disabled
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -23,6 +23,7 @@ from teams.selectors import player_view, team_players_reload, team_races, team_s
 
 from . import policy
 from .effects import step_effects_apply
+from .hooks import deaths_in_effects, players_died
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
 from .rolls import record_rolls
 from .step_reads import match_rows_unfolded, sides_unfolded, step_reads, team_install
@@ -184,6 +185,7 @@ def aftermath_post(
             aftermath.save(update_fields=["pending", "updated_at"])
             return aftermath
         journal = step_effects_apply(ctx.effects, team=team, match=match, user=user, heads=heads)
+        players_died(match, deaths_in_effects(ctx.effects))  # webhooks: a death a step made final
         aftermath.journal = [*aftermath.journal, *journal]
         record_rolls(
             league=league, match=match, team_id=team.pk, step=current.key, records=dice.records, rolled_by=user

@@ -15,7 +15,7 @@ from league.audit import audit_record, reason_text
 from league.models import League, Stadium, league_activity_changed, league_table_changed
 from teams.models import Player, Team
 
-from . import disputes, effects, lifecycle, policy, schedules
+from . import disputes, effects, hooks, lifecycle, policy, schedules
 from .locks import lock_teams
 from .models import Aftermath, Dispute, Match, MatchTeam
 from .step_reads import confirm_teams
@@ -256,4 +256,6 @@ def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
         match.confirmed_at = timezone.now()
         match.save(update_fields=["status", "result", "confirmed_by", "confirmed_at", "journal"])
         schedules.schedule_round_final(match)  # a knockout round closed: the bracket's next round
+        hooks.result_confirmed(match, sides)  # the webhooks' outbox, delivered once this commits
+        hooks.players_died(match, hooks.deaths_in_result(match))
     return match

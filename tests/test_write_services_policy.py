@@ -29,7 +29,8 @@ from campaigns.errors import NotPermitted, RuleViolation
 from league import importer, joining, seasons
 from league import services as league_services
 from league.export import league_export_stream
-from league.models import Division, JoinRequest, Membership
+from league.models import Division, JoinRequest, Membership, Webhook
+from league.webhooks import services as webhook_services
 from matches import aftermath, challenges, corrections, disputes, drafts, prematch, times
 from matches import services as match_services
 from matches.schedules import bracket, changes, generate, reads
@@ -63,6 +64,7 @@ SERVICE_MODULES = [
     adjustments,
     season_turn,
     divisions,
+    webhook_services,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -92,6 +94,8 @@ NOT_WRITES = {
     "matches.schedules.bracket.schedule_round_final": "a hook, no door: match_confirm and match_forfeit call it inside "
     "their checked transactions once a match is final; it creates a knockout's next round as the schedule's "
     "publisher",
+    "league.webhooks.services.league_webhooks": "a read: the league's webhooks with their last delivery (issue 14)",
+    "league.webhooks.services.hook_deliveries": "a read: a webhook's delivery log (issue 14)",
     "teams.divisions.league_divisions": "a read: the league's divisions and their teams (issue 13, Divisions)",
     "league.joining.invite_link_read": "a read: checks an invite link's signature, age and row, says what it opens",
     "league.joining.link_ttl": "a read: how long an invite link is valid (the setting)",
@@ -221,6 +225,11 @@ class World:
     def division(self):
         """A division of the league (issue 13, Divisions), made directly: its services are what is walked."""
         return Division.objects.create(league=self.league, name="North")
+
+    @cached_property
+    def hook(self):
+        """A webhook of the league (issue 14, webhooks), made directly: its services are what is walked."""
+        return Webhook.objects.create(league=self.league, url="https://93.184.216.34/h", kind="json", events=[])
 
     @cached_property
     def dave(self):
@@ -378,6 +387,21 @@ CALLS: dict[str, Call] = {
     "teams.divisions.division_assign": Call(
         lambda w: {"league_id": w.league.pk, "division_id": w.division.pk, "team_ids": [w.home.pk]},
         lambda w: w.commissioner,
+    ),
+    "league.webhooks.services.webhook_create": Call(
+        lambda w: {
+            "league_id": w.league.pk,
+            "url": "https://93.184.216.34/hook",
+            "kind": "json",
+            "events": ["player_died"],
+        },
+        lambda w: w.commissioner,
+    ),
+    "league.webhooks.services.webhook_delete": Call(
+        lambda w: {"league_id": w.league.pk, "hook_id": w.hook.pk}, lambda w: w.commissioner
+    ),
+    "league.webhooks.services.webhook_set_enabled": Call(
+        lambda w: {"league_id": w.league.pk, "hook_id": w.hook.pk, "enabled": False}, lambda w: w.commissioner
     ),
     "matches.challenges.challenge_roll": Call(
         lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice

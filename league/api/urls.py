@@ -5,7 +5,7 @@ from matches.api import MatchViewSet
 from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
 
-from . import auth, desk, divisions, imports, schedules, seasons, views
+from . import auth, desk, divisions, imports, schedules, seasons, views, webhooks
 from .lookup import ID_PATTERN
 
 
@@ -60,6 +60,17 @@ urlpatterns = [
     path("leagues/<int:pk>/schedule/add/", schedules.LateTeamView.as_view(), name="api-schedule-add"),
     path("leagues/<int:pk>/bracket/", schedules.BracketView.as_view(), name="api-league-bracket"),
     path("leagues/<int:pk>/divisions/", divisions.DivisionListView.as_view(), name="api-league-divisions"),
+    path("leagues/<int:pk>/webhooks/", webhooks.WebhookListView.as_view(), name="api-league-webhooks"),
+    path(
+        "leagues/<int:pk>/webhooks/<int:hook_id>/",
+        webhooks.WebhookDetailView.as_view(),
+        name="api-league-webhook",
+    ),
+    path(
+        "leagues/<int:pk>/webhooks/<int:hook_id>/deliveries/",
+        webhooks.DeliveryListView.as_view(),
+        name="api-league-webhook-deliveries",
+    ),
     path(
         "leagues/<int:pk>/divisions/assign/", divisions.DivisionAssignView.as_view(), name="api-league-division-assign"
     ),

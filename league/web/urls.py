@@ -7,7 +7,7 @@ from django.urls import include, path
 from league import calendar
 from league.feeds import LeagueReportsFeed
 
-from . import account, auth, challenge, dashboard, desk, divisions, home, invitations, seasons, views
+from . import account, auth, challenge, dashboard, desk, divisions, home, invitations, seasons, views, webhooks
 
 urlpatterns = [
     path("", auth.home, name="home"),
@@ -39,6 +39,7 @@ urlpatterns = [
     path("commissioner/<int:league_id>/queue/", desk.desk_queue, name="desk-queue"),
     path("commissioner/<int:league_id>/audit/", desk.desk_audit, name="desk-audit"),
     path("commissioner/<int:league_id>/divisions/", divisions.desk_divisions, name="desk-divisions"),
+    path("commissioner/<int:league_id>/webhooks/", webhooks.desk_webhooks, name="desk-webhooks"),
     path("commissioner/<int:league_id>/invite-link/", desk.desk_invite_link, name="desk-invite-link"),
     path("commissioner/<int:league_id>/invite-links/", desk.desk_invite_links, name="desk-invite-links"),
     path(

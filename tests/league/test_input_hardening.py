@@ -15,7 +15,7 @@ from django.test import RequestFactory
 from drf_spectacular.generators import SchemaGenerator
 
 from league.input_guard import InputGuardMiddleware
-from league.models import Division, Membership
+from league.models import Division, Membership, Webhook
 from matches.services import match_schedule
 from teams.models import Transfer
 from tests.factories import LeagueFactory, TeamFactory, UserFactory, hire
@@ -52,7 +52,8 @@ def world(db):
     Membership.objects.get_or_create(league=league, user=boss, role=Membership.Role.COMMISSIONER)
     ids = {"leagues": league.pk, "teams": team.pk, "matches": match.pk, "transfers": transfer.pk}
     division = Division.objects.create(league=league, name="North")  # issue 13, Divisions
-    return {"user": boss, "ids": ids, "team": team.pk, "player": player.pk, "division": division.pk}
+    hook = Webhook.objects.create(league=league, url="https://93.184.216.34/h", kind="json", events=[])  # issue 14
+    return {"user": boss, "ids": ids, "team": team.pk, "player": player.pk, "division": division.pk, "hook": hook.pk}
 
 
 def _url(path: str, world: dict, *, id_value=None) -> str:
@@ -61,6 +62,7 @@ def _url(path: str, world: dict, *, id_value=None) -> str:
         "id": world["ids"].get(resource, 1),
         "team_id": world["team"],
         "division_id": world["division"],
+        "hook_id": world["hook"],
         "player_id": world["player"],
         "inducement_id": 1,
         "request_id": 1,

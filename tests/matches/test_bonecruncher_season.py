@@ -752,3 +752,23 @@ def test_R_elite_adds_two_protection_boxes_in_advanced_wounds_and_one_elite_besi
     m2 = s.play("commish", league.pk, [OG, E], "scorchball", body, "alice", "bob")
     s.walk("alice", m2, OG)
     assert s.players(OG)[o[2]]["qualifies_for_elite"] is True
+
+
+def test_issue14_webhooks_a_death_in_the_post_match_wounds_step_is_announced_once(duel):
+    """Decision "Webhooks": Bone Cruncher's tenth wound kills in the post-match sequence; that step, once done,
+    writes one `player_died` delivery for the dead player (and none for the living)."""
+    from league.models import Webhook, WebhookDelivery
+
+    hook = Webhook.objects.create(
+        league=duel.league_obj, url="https://93.184.216.34/h", kind="json", events=["player_died"]
+    )
+    s, OG, o = duel.s, duel.OG, duel.o
+    m1 = duel.play(duel.scorchball(2, 1, wounds=[{"player": o[1], "wounds": 11}]))
+    s.walk("alice", m1, OG)
+    s.walk("bob", m1, duel.E)
+    assert not WebhookDelivery.objects.filter(hook=hook).exists()
+    m2 = duel.play(duel.scorchball(0, 0, wounds=[{"player": o[1], "wounds": 1}]))
+    s.walk("alice", m2, OG)
+    s.walk("bob", m2, duel.E)
+    died = list(WebhookDelivery.objects.filter(hook=hook).values_list("event", "data__player__id"))
+    assert died == [("player_died", o[1])]

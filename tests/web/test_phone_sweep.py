@@ -77,6 +77,7 @@ def demo_pages() -> dict[str, list[str]]:
             reverse("league-detail", args=[league.pk]),
             reverse("commissioner-dashboard", args=[league.pk]),
             reverse("desk-divisions", args=[league.pk]),
+            reverse("desk-webhooks", args=[league.pk]),
             reverse("league-reports", args=[league.pk]),
             reverse("league-challenge", args=[league.pk]),
             reverse("team-create", args=[league.pk]),
