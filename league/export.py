@@ -138,7 +138,7 @@ class _Context:
 
 def _reports(ctx: _Context) -> Iterator[bytes]:
     """The weekly reports, newest first, each with its week's bounds and its sections as data."""
-    rows = ctx.league.reports.order_by("-week_start", "-id").iterator(chunk_size=REPORT_CHUNK)
+    rows = ctx.league.reports.defer("chart_png").order_by("-week_start", "-id").iterator(chunk_size=REPORT_CHUNK)
     return _array((report_record(r) for r in rows), 1)
 
 

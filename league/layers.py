@@ -52,6 +52,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.idempotency",
             "league.input_guard",
             "league.templatetags.*",
+            "league.charts.*",  # drawing charts (matplotlib): pure, any app's pages may use it
         ),
     ),
     ("teams", ("teams.*",)),

@@ -16,8 +16,9 @@ from .sections import OMIT, SECTIONS, Parts
 from .week import Week
 
 
-def build_report(*, league, week_start: datetime, week_end: datetime) -> dict:
-    """The week's report as plain data. Fixed queries whatever the league size."""
+def build_report(*, league, week_start: datetime, week_end: datetime, images: dict | None = None) -> dict:
+    """The week's report as plain data. Fixed queries whatever the league size. Given `images` (a dict), it also
+    receives the e-mail's pictures: `images["chart"]`, the chart as PNG bytes, when the report has a chart."""
     w = Week(league, week_start, week_end)
     parts = Parts(w)
     terms, casualties = w.rules.report_terms, w.rules.report_casualties
@@ -38,4 +39,6 @@ def build_report(*, league, week_start: datetime, week_end: datetime) -> dict:
         content = SECTIONS[name](parts)
         if content is not OMIT:
             report[name] = content
+    if images is not None and (png := parts.chart_png()) is not None:
+        images["chart"] = png
     return report
