@@ -74,6 +74,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.api.schedules",
             "league.api.divisions",
             "league.api.desk",
+            "league.api.ratings",
+            "league.ratings",  # the Elo ratings read the matches and the teams
             "league.queue",  # the commissioner's queue reads matches, transfers and requests to join
             "league.seasons",  # closing a season reads the matches' table and sequences
             "league.web.*",
