@@ -34,7 +34,9 @@ class LeagueReportsFeed(Feed):
         return league.created_by.username
 
     def items(self, league: League):
-        reports = list(LeagueReport.objects.filter(league=league).order_by("-week_start", "-id")[:20])
+        reports = list(
+            LeagueReport.objects.filter(league=league).defer("chart_png").order_by("-week_start", "-id")[:20]
+        )
         for report in reports:
             report.league, report.request = league, league.request
         return reports

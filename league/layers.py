@@ -54,6 +54,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.idempotency",
             "league.input_guard",
             "league.templatetags.*",
+            "league.charts.*",  # drawing charts (matplotlib): pure, any app's pages may use it
         ),
     ),
     ("teams", ("teams.*",)),
@@ -76,6 +77,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.api.divisions",
             "league.api.webhooks",
             "league.api.desk",
+            "league.api.ratings",
+            "league.ratings",  # the Elo ratings read the matches and the teams
             "league.queue",  # the commissioner's queue reads matches, transfers and requests to join
             "league.seasons",  # closing a season reads the matches' table and sequences
             "league.web.*",

@@ -246,6 +246,8 @@ class LeagueReport(models.Model):
     data = models.JSONField(default=dict)
     html = models.TextField()
     text = models.TextField(blank=True)
+    #: The chart as PNG for the e-mail (mail clients drop inline SVG): an inline part the HTML shows by `cid:`.
+    chart_png = models.BinaryField(blank=True, default=b"", editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

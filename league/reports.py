@@ -13,7 +13,10 @@ days before that moment (written on Monday at 08:00, the default, it covers the 
 from __future__ import annotations
 
 import logging
+import xml.etree.ElementTree as ET
 from datetime import UTC, datetime, time, timedelta
+from email.mime.image import MIMEImage
+from xml.sax.saxutils import escape
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -28,6 +31,8 @@ from .models import League, LeagueReport, Membership, ReportDelivery, league_act
 from .webhooks.emit import event_emit
 
 REPORT_SPAN = timedelta(days=7)
+#: The Content-ID of the mailed chart's PNG part (the HTML's `<img src="cid:…">`).
+CHART_CID = "report-chart@dugout"
 log = logging.getLogger(__name__)
 
 #: Where the mailed report's links point when `SITE_URL` is not set: the worker has no request to follow, so
@@ -95,7 +100,8 @@ def report_generate(*, league_id: int, moment: datetime | None = None, regenerat
         start = moment - REPORT_SPAN
         # I (issue 13): a report is of the season open when it is written, and counts only that season's matches
         # (docs/decisions.md, "A report in the week a season turned").
-        data = build_report(league=league, week_start=start, week_end=moment, season=league.season)
+        images: dict[str, bytes] = {}
+        data = build_report(league=league, week_start=start, week_end=moment, season=league.season, images=images)
         context = {"report": data, "league": league, "week": week, "base_url": site_url()}
         fields = {
             "season": league.season,
@@ -104,6 +110,7 @@ def report_generate(*, league_id: int, moment: datetime | None = None, regenerat
             "data": data,
             "html": render_to_string("league/_report_body.html", context),
             "text": render_to_string("league/report_email.txt", context),
+            "chart_png": images.get("chart", b""),
         }
         # The week's row without the body it replaces (a 400-team league's is megabytes to read back and decode);
         # its own fields set, `save` writes them all (with `updated_at`). The league's lock serialises writers.
@@ -175,7 +182,14 @@ def _send(report: LeagueReport, delivery: ReportDelivery) -> None:
         body=report.text,
         to=[delivery.user.email],
     )
-    message.attach_alternative(report.html, "text/html")
+    message.attach_alternative(mail_html(report), "text/html")
+    if report.chart_png and report.data.get("chart"):
+        # multipart/related around the alternatives and the picture the HTML shows by its Content-ID.
+        message.mixed_subtype = "related"
+        image = MIMEImage(bytes(report.chart_png), "png")
+        image.add_header("Content-ID", f"<{CHART_CID}>")
+        image.add_header("Content-Disposition", "inline", filename="chart.png")
+        message.attach(image)
     try:
         message.send()
     except TimeoutError:
@@ -185,6 +199,22 @@ def _send(report: LeagueReport, delivery: ReportDelivery) -> None:
             state=ReportDelivery.State.PENDING, claimed_at=None
         )
         raise
+
+
+def mail_html(report: LeagueReport) -> str:
+    """The stored body with its inline SVG chart swapped for the PNG part (`cid:`): most mail clients drop SVG.
+    The page keeps the SVG. The chart's SVG is the report's `chart` string, placed in the body verbatim."""
+    svg = report.data.get("chart")
+    if not (report.chart_png and svg and svg in report.html):
+        return report.html
+    alt = escape(
+        ET.fromstring(svg).get(  # noqa: S314 — the chart we drew
+            "aria-label", "Team value over the season"
+        ),
+        {'"': "&quot;"},
+    )
+    img = f'<img src="cid:{CHART_CID}" alt="{alt}" width="640" style="max-width:100%;height:auto;border:0">'
+    return report.html.replace(svg, img, 1)
 
 
 def report_url(report: LeagueReport) -> str:

@@ -13,3 +13,9 @@ class MatchesConfig(AppConfig):
         from .selectors import player_injuries, player_injuries_prefetch
 
         player_injuries_source(prefetch=player_injuries_prefetch, read=lambda p: player_injuries(player=p))
+
+        from teams.history import team_history_source
+
+        from .team_history import history_annotations
+
+        team_history_source(annotations=history_annotations)

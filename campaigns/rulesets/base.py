@@ -126,6 +126,9 @@ class Ruleset(Presentation):
     #: ledger and memorial always carry, and nothing is reset at a season's turn unless a ruleset says so.
     season_carries: tuple[str, ...] = ("rosters",)
     purchase_items: tuple[str, ...] = ()
+    #: The team series the team sheet charts over the season (issue 14): (key of a match side's pre-match
+    #: snapshot, the chart's title). A game keeping no such number declares none.
+    team_series: tuple[tuple[str, str], ...] = ()
     roles: tuple[str, ...] = ()
     #: Player fields this ruleset tracks (api-v1: a player's fields "by ruleset").
     player_fields: tuple[str, ...] = ()

@@ -5,7 +5,7 @@ from matches.api import MatchViewSet
 from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
 
-from . import auth, desk, divisions, imports, schedules, seasons, views, webhooks
+from . import auth, desk, divisions, imports, ratings, schedules, seasons, views, webhooks
 from .lookup import ID_PATTERN
 
 
@@ -46,6 +46,7 @@ urlpatterns = [
     path("leagues/import/", imports.LeagueImportView.as_view(), name="api-league-import"),
     path("leagues/<int:pk>/seasons/", seasons.SeasonListView.as_view(), name="api-league-seasons"),
     path("leagues/<int:pk>/audit/", seasons.AuditListView.as_view(), name="api-league-audit"),
+    path("leagues/<int:pk>/ratings/", ratings.RatingsView.as_view(), name="api-league-ratings"),
     path(
         "leagues/<int:pk>/house-rules/next-season/",
         seasons.NextSeasonRulesView.as_view(),

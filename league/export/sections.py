@@ -57,7 +57,11 @@ class Context:
 
 def _reports(ctx: Context) -> Iterator[bytes]:
     """The weekly reports, newest first, each with its week's bounds and its sections as data."""
-    rows = ctx.league.reports.order_by("-week_start", "-id").iterator(chunk_size=ctx.limits.report_chunk)
+    rows = (
+        ctx.league.reports.defer("chart_png")
+        .order_by("-week_start", "-id")
+        .iterator(chunk_size=ctx.limits.report_chunk)
+    )
     return json_array((report_record(r) for r in rows), 1)
 
 

@@ -16,9 +16,12 @@ from .sections import OMIT, SECTIONS, Parts
 from .week import Week
 
 
-def build_report(*, league, week_start: datetime, week_end: datetime, season: int | None = None) -> dict:
+def build_report(
+    *, league, week_start: datetime, week_end: datetime, season: int | None = None, images: dict | None = None
+) -> dict:
     """The week's report of `season` (default: the open one) as plain data: its sections count that season's
-    matches only (issue 13). Fixed queries whatever the league size."""
+    matches only (issue 13). Fixed queries whatever the league size. Given `images` (a dict), it also receives
+    the e-mail's pictures: `images["chart"]`, the chart as PNG bytes, when the report has a chart."""
     w = Week(league, week_start, week_end, season)
     parts = Parts(w)
     terms, casualties = w.rules.report_terms, w.rules.report_casualties
@@ -39,4 +42,6 @@ def build_report(*, league, week_start: datetime, week_end: datetime, season: in
         content = SECTIONS[name](parts)
         if content is not OMIT:
             report[name] = content
+    if images is not None and (png := parts.chart_png()) is not None:
+        images["chart"] = png
     return report

@@ -7,7 +7,20 @@ from django.urls import include, path
 from league import calendar
 from league.feeds import LeagueReportsFeed
 
-from . import account, auth, challenge, dashboard, desk, divisions, home, invitations, seasons, views, webhooks
+from . import (
+    account,
+    auth,
+    challenge,
+    dashboard,
+    desk,
+    divisions,
+    home,
+    invitations,
+    ratings,
+    seasons,
+    views,
+    webhooks,
+)
 
 urlpatterns = [
     path("", auth.home, name="home"),
@@ -27,6 +40,7 @@ urlpatterns = [
     path("leagues/<int:pk>/join/", views.league_join, name="league-join"),
     path("leagues/<int:pk>/seasons/", seasons.league_season_list, name="league-seasons"),
     path("leagues/<int:pk>/seasons/<int:number>/", seasons.league_season_detail, name="league-season"),
+    path("leagues/<int:pk>/ratings/", ratings.league_ratings_page, name="league-ratings"),
     path("leagues/<int:pk>/reports/", views.league_reports, name="league-reports"),
     path("leagues/<int:pk>/reports/feed/", LeagueReportsFeed(), name="league-reports-feed"),
     path("leagues/<int:pk>/calendar.ics", calendar.league_calendar, name="league-calendar"),

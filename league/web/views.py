@@ -242,7 +242,9 @@ def league_reports(request: HttpRequest, pk: int) -> HttpResponse:
 
 def league_report(request: HttpRequest, pk: int, week: str) -> HttpResponse:
     """`/leagues/<id>/reports/<week>/`: one weekly report, as the members received it, its links on this host."""
-    report = get_object_or_404(LeagueReport.objects.select_related("league"), league_id=pk, week=week)
+    report = get_object_or_404(
+        LeagueReport.objects.select_related("league").defer("chart_png"), league_id=pk, week=week
+    )
     body = report_body_html(report, request=request)
     return render(request, "league/report.html", {"league": report.league, "report": report, "body": body})
 

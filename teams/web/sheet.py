@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from league.selectors import viewer_roles
+from teams.history import history_annotations
 from teams.models import Player, Team
 from teams.policy import may_coach_team
 from teams.selectors import (
@@ -24,6 +25,7 @@ from teams.selectors import (
 )
 
 from .forms import HireForm, PurchaseForm, price_unit
+from .history import history_context
 
 
 def player_shown(player: Player, rules, races: dict) -> dict:
@@ -66,7 +68,8 @@ def player_cells(player: Player, rules, hr, races: dict, columns) -> list[dict]:
 def sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
     # The viewer's roles in the team's league ride along (the commissioner's adjustment form asks, no query).
     team = get_object_or_404(
-        team_sheet_queryset().annotate(**viewer_roles(user=request.user, league="league_id")), pk=team_id
+        team_sheet_queryset().annotate(**viewer_roles(user=request.user, league="league_id"), **history_annotations()),
+        pk=team_id,
     )
     rules, hr = team.league.rules, team.league.house_rules
     is_coach = may_coach_team(request.user, team)
@@ -101,6 +104,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     team = context["team"]
     # The commissioner's gil adjustment form (Blitz Bowl's treasury), from the roles annotated on the team.
     context["runs_league"] = context["economy"] == "gil" and getattr(team, "viewer_is_commissioner", False)
+    context.update(history_context(team, page=request.GET.get("page", 1)))
     return render(request, "teams/team_detail.html", context)
 
 

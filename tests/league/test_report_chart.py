@@ -1,5 +1,5 @@
-"""The weekly report's team-value chart (league.report_chart): a self-contained SVG that e-mail clients and pages
-without JavaScript show as it is, and the season's series read from the match snapshots."""
+"""The weekly report's team-value chart (league.report_chart, drawn with matplotlib by league.charts): an SVG the
+page shows without JavaScript, a PNG for the e-mail, and the season's series read from the match snapshots."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from league.models import League
-from league.report_chart import nice_ticks, season_series, team_value_chart
+from league.report_chart import nice_ticks, season_series, team_value_chart, team_value_png
 from league.reporting import build_report, sections
 from tests.factories import LeagueFactory, UserFactory
 from tests.league.test_report_content import BLITZ_STEPS, ids, play, walk, week_window
@@ -29,25 +29,54 @@ def parse(svg: str) -> ET.Element:
     return ET.fromstring(svg)
 
 
-def test_the_chart_is_well_formed_svg_with_one_polyline_per_team():
+def series_groups(root: ET.Element) -> list[ET.Element]:
+    """The chart's series: the groups labelled with a team's name (each holds that team's line)."""
+    return [g for g in root.iter(f"{SVG}g") if g.get("aria-label")]
+
+
+def test_the_chart_is_well_formed_svg_with_one_labelled_line_per_team():
+    """Issue 14 (brief I): drawn by matplotlib now; the report's intent kept — a title, an aria-label, one line
+    per team whose points sit at their labels' columns, round y ticks and a legend with each team's value now."""
     svg = team_value_chart(SERIES, title="Gil Cup: team value", unit="gil")
     root = parse(svg)
     assert root.tag == f"{SVG}svg"
     assert root.get("role") == "img" and root.get("aria-label", "").startswith("Gil Cup: team value")
     assert root.find(f"{SVG}title").text == "Gil Cup: team value"
-    lines = root.findall(f".//{SVG}polyline")
-    assert len(lines) == 3
-    # Each polyline has one point per value; the short series ends on the same "now" column as the others.
-    points = [line.get("points").split() for line in lines]
-    assert [len(p) for p in points] == [3, 3, 2]
-    assert points[2][-1].split(",")[0] == points[0][-1].split(",")[0]
-    # Axes with a few ticks and the legend's names.
+    assert root.find(f"{SVG}desc").text.startswith("Gil Cup: team value: Ash Apes 55,000 to 61,000 gil")
+    groups = series_groups(root)
+    assert [g.get("aria-label") for g in groups] == list(SERIES)
+    assert [g.find(f"{SVG}title").text for g in groups] == list(SERIES)
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert {"50,000", "60,000"} <= set(texts) and {"1", "2", "now"} <= set(texts)
     assert "Ash Apes — 61,000 gil" in texts and "<Evil & Co> — 57,000 gil" in texts
+    assert "Team value (gil)" in texts and "Matches played" in texts
 
 
-def test_the_chart_escapes_team_names_and_carries_no_script_or_external_asset():
+def test_the_chart_is_deterministic_and_quick_to_draw():
+    """The same series draw the same bytes (fixed hash salt, no date), so a cached or stored chart is stable."""
+    import time
+
+    team_value_chart(SERIES, title="warm", unit="gil")  # the first chart pays matplotlib's import
+    started = time.perf_counter()
+    one = team_value_chart(SERIES, title="Same", unit="gil")
+    assert time.perf_counter() - started < 2.0
+    assert one == team_value_chart(SERIES, title="Same", unit="gil")
+    assert "<metadata" not in one and "dc:date" not in one.lower()
+
+
+def test_the_png_is_an_image_pillow_opens():
+    """The e-mail's PNG (mail clients drop inline SVG): a real PNG, 640 px wide."""
+    import io
+
+    from PIL import Image
+
+    png = team_value_png(SERIES, title="Gil Cup", unit="gil")
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG" and image.size[0] == 640 and 300 <= image.size[1] <= 500
+    assert png == team_value_png(SERIES, title="Gil Cup", unit="gil")
+
+
+def test_the_chart_escapes_team_names_and_carries_no_script_style_or_external_asset():
     svg = team_value_chart(SERIES, title="<b>Cup</b> & co", unit="gil")
     assert "<Evil & Co>" not in svg and "&lt;Evil &amp; Co&gt;" in svg
     assert "<b>" not in svg
@@ -55,16 +84,20 @@ def test_the_chart_escapes_team_names_and_carries_no_script_or_external_asset():
     assert any(g.get("aria-label") == "Quote \"Q\" 'Team'" for g in root.iter(f"{SVG}g"))
     assert "<Evil & Co>" in [t.text for t in root.iter(f"{SVG}title")]
     lowered = svg.lower()
-    for forbidden in ("<script", "javascript:", "onload", "onclick", "href", "@import", "url(", "<style", "<image"):
+    for forbidden in ("<script", "javascript:", "onload", "onclick", "@import", "<style", "style=", "<image"):
         assert forbidden not in lowered, forbidden
+    assert "url(" not in lowered.replace("url(#", "")  # clip paths refer to the document's own clip paths
+    # The only links are matplotlib's references to its own markers in the document.
+    hrefs = [v for e in root.iter() for k, v in e.attrib.items() if k.endswith("href")]
+    assert hrefs and all(h.startswith("#") for h in hrefs)
 
 
 def test_an_empty_or_flat_chart_still_renders():
     root = parse(team_value_chart({}, title="Nothing yet", unit="gil"))
-    assert root.findall(f".//{SVG}polyline") == []
+    assert series_groups(root) == []
     assert "No team value recorded yet" in [t.text for t in root.iter(f"{SVG}text")]
     flat = parse(team_value_chart({"Solo": [("now", 55_000)]}, title="One", unit="points"))
-    assert len(flat.findall(f".//{SVG}polyline")) == 1 and len(flat.findall(f".//{SVG}circle")) == 1
+    assert [g.get("aria-label") for g in series_groups(flat)] == ["Solo"]
 
 
 def test_nice_ticks_cover_the_range_with_round_steps():
@@ -118,7 +151,7 @@ def test_season_series_reads_the_snapshots_and_the_value_now_in_fixed_queries(ap
     # Eleven linemen (55,000) before the match; the winner gained a point of Fan Factor (+1,000).
     assert season_series(small) == {"S 0": [("1", 55_000), ("now", 56_000)], "S 1": [("1", 55_000), ("now", 55_000)]}
     assert len(series) == 6
-    assert len(parse(team_value_chart(series, title="L", unit="gil")).findall(f".//{SVG}polyline")) == 6
+    assert len(series_groups(parse(team_value_chart(series, title="L", unit="gil")))) == 6
 
 
 @pytest.mark.django_db
@@ -128,13 +161,13 @@ def test_the_reports_chart_draws_only_the_highest_team_values_and_says_so(api_as
     league = _league(api_as, 6, "T")
     start, end = week_window()
     every = parse(build_report(league=league, week_start=start, week_end=end)["chart"])
-    assert len(every.findall(f".//{SVG}polyline")) == 6
+    assert len(series_groups(every)) == 6
     assert every.find(f"{SVG}title").text == "Chart T: team value over the season"
 
     monkeypatch.setattr(sections, "CHART_TEAMS", 3)
     top = parse(build_report(league=league, week_start=start, week_end=end)["chart"])
     # The three winners gained a point of Fan Factor (56,000); the three losers stayed at 55,000.
-    drawn = [g.get("aria-label") for g in top.iter(f"{SVG}g") if g.get("aria-label")]
+    drawn = [g.get("aria-label") for g in series_groups(top)]
     assert drawn == ["T 0", "T 2", "T 4"]
     assert top.find(f"{SVG}title").text == "Chart T: team value over the season (the 3 highest of 6)"
     assert "T 0 55,000 to 56,000 gil" in top.get("aria-label") and "T 1" not in top.get("aria-label")

@@ -159,7 +159,7 @@ def test_no_template_nor_the_drawn_chart_holds_inline_scripts_styles_or_handlers
     }
     # The report's SVG chart is placed in the page unescaped: presentation attributes (stroke=, fill=) only.
     svg = team_value_chart({"Alice's Humes": [("1", 50_000), ("now", 60_000)]}, title="Team value", unit="gil")
-    assert "<polyline" in svg and 'stroke="#1f77b4"' in svg
+    assert 'aria-label="Alice\'s Humes"' in svg and 'stroke="#1f77b4"' in svg
     found["league/report_chart.py (drawn)"] = inline_code(svg)
     assert {path: kinds for path, kinds in found.items() if kinds} == {}
 

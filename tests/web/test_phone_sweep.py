@@ -79,6 +79,7 @@ def demo_pages() -> dict[str, list[str]]:
             reverse("desk-divisions", args=[league.pk]),
             reverse("desk-webhooks", args=[league.pk]),
             reverse("league-reports", args=[league.pk]),
+            reverse("league-ratings", args=[league.pk]),
             reverse("league-challenge", args=[league.pk]),
             reverse("team-create", args=[league.pk]),
             f"{reverse('match-schedule')}?league={league.pk}",

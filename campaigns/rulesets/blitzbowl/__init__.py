@@ -38,6 +38,7 @@ class BlitzBowl(Ruleset):
     prematch_hints = pages.PREMATCH_HINTS
     inducement_items = pages.INDUCEMENT_ITEMS
     economy = "gil"
+    team_series = (("team_value", "Team value (gil)"), ("treasury", "Treasury (gil)"), ("fan_factor", "Fan Factor"))
     # I (issue 13): what the rulebook lets a team keep between matches, it keeps between seasons.
     season_carries = ("treasuries", "rosters", "SPP", "fan factor")
     purchase_items = ("reroll", "assistant_coach", "cheerleader", "white_mage", "fan_factor")

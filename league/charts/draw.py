@@ -1,0 +1,132 @@
+"""One line chart, drawn by matplotlib's Agg backend: as inline-safe SVG text or as PNG bytes.
+
+`series` maps a name to its points `[(x label, value), …]` in order; the x axis is the longest series' labels then
+any other label in the order met, and each point sits at its label's column (so a short series still ends on the
+others' last column, e.g. "now"). matplotlib is imported on the first chart only (see league/charts/__init__.py).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable, Mapping, Sequence
+
+from .svg import clean
+
+#: Line colours (colour-blind friendly first); after ten, dash patterns tell series apart.
+PALETTE = (
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#ff7f0e",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#7f7f7f",
+    "#bcbd22",
+)
+DASHES = ("-", "--", ":", "-.")
+WIDTH_INCHES = 6.4
+DPI = 100
+SALT = "dugout"
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[int]:
+    """Round tick values (1, 2 or 5 × 10ⁿ apart) covering [low, high]."""
+    low, high = math.floor(min(low, high)), math.ceil(max(low, high))
+    if high == low:
+        pad = max(1, abs(high) // 10)
+        low, high = low - pad, high + pad
+    raw = (high - low) / max(1, count - 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next((m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw), 10 * magnitude)
+    step = max(1, int(step))
+    start = math.floor(low / step) * step
+    stop = math.ceil(high / step) * step
+    return list(range(int(start), int(stop) + 1, step))
+
+
+def _pyplot_free_figure(height: float):
+    """A Figure not registered with pyplot (no global state, no GUI), with the Agg canvas; imported here."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    matplotlib.rcParams["svg.hashsalt"] = SALT
+    matplotlib.rcParams["svg.fonttype"] = "none"  # text stays <text> (readable, searchable, small)
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(WIDTH_INCHES, height), dpi=DPI, layout="constrained")
+
+
+def line_chart(
+    series: Mapping[str, Sequence[tuple[str, float]]],
+    *,
+    title: str,
+    y_label: str,
+    x_label: str,
+    empty: str,
+    desc: str,
+    legend: Callable[[str, float | None], str] | None = None,
+    image: str = "svg",
+) -> str | bytes:
+    """The chart as SVG text (`image="svg"`, safe to place in a page unescaped) or PNG bytes (`image="png"`)."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter
+
+    names = list(series)
+    axis: list[str] = []
+    for points in sorted(series.values(), key=len, reverse=True):
+        axis += [str(label) for label, _ in points if str(label) not in axis]
+    column = {label: index for index, label in enumerate(axis)}
+    values = [v for points in series.values() for _, v in points]
+    legend_rows = math.ceil(len(names) / 2)
+    fig = _pyplot_free_figure(3.4 + 0.22 * legend_rows)
+    ax = fig.add_subplot()
+    ax.set_title(title, loc="left", fontsize=12, fontweight="bold")
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
+    ax.grid(True, axis="y", color="#e5e5e5")
+    ax.set_axisbelow(True)
+    for spine in ("top", "right"):
+        ax.spines[spine].set_visible(False)
+    ticks = nice_ticks(min(values), max(values)) if values else [0, 1]
+    ax.yaxis.set_major_locator(FixedLocator(ticks))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: _number(v)))
+    ax.set_ylim(ticks[0], ticks[-1])
+    every = max(1, math.ceil(len(axis) / 12))
+    shown = [i for i in range(len(axis)) if i % every == 0 or i == len(axis) - 1]
+    ax.set_xticks(shown, [axis[i] for i in shown])
+    ax.set_xlim(-0.5, max(0.5, len(axis) - 0.5))
+    if not values:
+        ax.text(0.5, 0.5, empty, transform=ax.transAxes, ha="center", va="center", color="#666666")
+    for n, (name, points) in enumerate(series.items()):
+        xs = [column[str(x)] for x, _ in points]
+        ys = [v for _, v in points]
+        last = points[-1][1] if points else None
+        (line,) = ax.plot(
+            xs,
+            ys,
+            color=PALETTE[n % len(PALETTE)],
+            linestyle=DASHES[(n // len(PALETTE)) % len(DASHES)],
+            marker="o",
+            markersize=3.5,
+            linewidth=2,
+            label=legend(name, last) if legend else name,
+        )
+        line.set_gid(f"series-{n}")
+    if names:
+        fig.legend(loc="outside lower center", ncols=2, frameon=False, fontsize=9)
+    try:
+        if image == "png":
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="png", metadata={"Software": None})
+            return buffer.getvalue()
+        text = io.StringIO()
+        fig.savefig(text, format="svg", metadata={"Date": None, "Creator": None})
+        return clean(text.getvalue(), title=title, desc=desc, series=names)
+    finally:
+        fig.clear()

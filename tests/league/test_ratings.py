@@ -1,0 +1,130 @@
+"""Elo ratings (issue 14; docs/decisions.md "Elo ratings"): teams and coaches over the league's confirmed matches in
+order, K and the start rating as house rules, hand-worked numbers through the API, a correction changes them,
+the page shows them with a chart, and both read in fixed queries."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaigns.elo import Game, expected, rate
+from league.models import League
+from tests.factories import LeagueFactory, UserFactory
+from tests.league.test_report_content import BLITZ_STEPS, ids, play, walk
+from tests.matches.conftest import full_team
+
+pytestmark = pytest.mark.django_db
+
+
+def test_expected_score_and_a_win_a_draw_worked_by_hand():
+    """Ea = 1/(1+10^((Rb−Ra)/400)); equal ratings expect ½; K·(S−E) moves both sides by the same amount."""
+    assert expected(1500, 1500) == 0.5
+    assert round(expected(1516, 1500), 6) == 0.52301  # 1 / (1 + 10^(−16/400)) = 1 / 1.912011
+    out = rate([Game(1, 10, 20, 1, 2, "win"), Game(2, 10, 30, 1, 3, "draw")], k=32, start=1500)
+    assert out.teams[20] == 1484.0
+    assert round(out.teams[10], 2) == 1515.26 and round(out.teams[30], 2) == 1500.74
+    assert round(sum(out.teams.values()), 9) == 4500  # no rating made or lost
+    assert out.coaches == {1: out.teams[10], 2: 1484.0, 3: out.teams[30]}  # one team each: the same numbers
+    k16 = rate([Game(1, 10, 20, None, None, "loss")], k=16, start=1000)
+    assert k16.teams == {10: 992.0, 20: 1008.0} and k16.coaches == {}
+
+
+def test_a_match_between_two_teams_of_one_coach_moves_no_coach_rating():
+    out = rate([Game(1, 10, 20, 7, 7, "win")], k=32, start=1500)
+    assert out.teams == {10: 1516.0, 20: 1484.0} and out.coaches == {}
+
+
+def _three_teams(api_as, tag: str, **overrides):
+    commissioner = UserFactory(username=f"elo-commish-{tag}")
+    league = LeagueFactory(created_by=commissioner, name=f"Elo {tag}", ruleset="blitzbowl", **overrides)
+    a, b, c = (full_team(league, UserFactory(username=f"elo-{tag}-{n}"), f"{tag} {n}") for n in "ABC")
+    return commissioner, league, a, b, c
+
+
+def res(x, sx, y, sy) -> dict:
+    """A result whose scores are the first players' touchdowns."""
+    players = [{"player": ids(t)[1], "touchdowns": n} for t, n in ((x, sx), (y, sy)) if n]
+    return {"teams": [{"team": x.pk, "score": sx}, {"team": y.pk, "score": sy}], "players": players}
+
+
+def _by_team(body):
+    return {row["name"]: (row["rating"], row["matches"]) for row in body["teams"]}
+
+
+def test_ratings_through_the_api_worked_by_hand_and_a_correction_changes_them(api_as):
+    commissioner, league, a, b, c = _three_teams(api_as, "E")
+    first = play(api_as, commissioner, b.coach, league, [a, b], res(a, 1, b, 0))
+    walk(
+        api_as,
+        commissioner,
+        first,
+        a,
+        BLITZ_STEPS,
+        fortune=({"reroll_winnings": False, "seek_sponsor": False}, {"winnings": [3], "fan_factor": [1, 1, 1]}),
+        prepare=({}, {"expensive_mistakes": [6]}),
+    )
+    second = play(api_as, commissioner, c.coach, league, [a, c], res(a, 1, c, 1))
+
+    body = api_as(None).get(f"/api/v1/leagues/{league.pk}/ratings/").json()
+    # A beat B: 1500 ± 32·½ = 1516 / 1484; A (1516) drew C (1500): Ea 0.523009, A −0.74 → 1515.3, C 1500.7.
+    assert body["k"] == 32 and body["start"] == 1500
+    assert _by_team(body) == {"E A": (1515.3, 2), "E C": (1500.7, 1), "E B": (1484.0, 1)}
+    assert [row["name"] for row in body["teams"]] == ["E A", "E C", "E B"]
+    assert [p["rating"] for p in body["teams"][0]["history"]] == [1516.0, 1515.3]
+    assert {row["username"]: row["rating"] for row in body["coaches"]} == {
+        "elo-E-A": 1515.3,
+        "elo-E-C": 1500.7,
+        "elo-E-B": 1484.0,
+    }
+
+    corrected = res(a, 0, c, 1)  # only a team's latest match can be corrected
+    response = api_as(commissioner).post(f"/api/v1/matches/{second}/correct/", corrected, format="json")
+    assert response.status_code == 200, response.json()
+    body = api_as(None).get(f"/api/v1/leagues/{league.pk}/ratings/").json()
+    # C beat A (1516) instead: Ea 0.523010, A −32·0.523010 = −16.74 → 1499.3, C 1516.7.
+    assert _by_team(body) == {"E C": (1516.7, 1), "E A": (1499.3, 2), "E B": (1484.0, 1)}
+
+
+def test_k_and_the_start_are_house_rules_validated_like_the_others(api_as):
+    commissioner, league, a, b, _c = _three_teams(api_as, "K", house_rules_overrides={"elo_k": 16, "elo_start": 1000})
+    play(
+        api_as,
+        commissioner,
+        b.coach,
+        league,
+        [a, b],
+        res(a, 1, b, 0),
+    )
+    body = api_as(None).get(f"/api/v1/leagues/{league.pk}/ratings/").json()
+    assert (body["k"], body["start"]) == (16, 1000)
+    assert _by_team(body) == {"K A": (1008.0, 1), "K B": (992.0, 1), "K C": (1000.0, 0)}
+    for bad, field in (({"elo_k": "32"}, "elo_k"), ({"elo_start": -5}, "elo_start")):
+        response = api_as(commissioner).patch(f"/api/v1/leagues/{league.pk}/", {"house_rules": bad}, format="json")
+        assert response.status_code == 400 and field in str(response.json())
+    assert League.objects.get(pk=league.pk).house_rules["elo_k"] == 16
+
+
+def test_an_unknown_league_is_a_404():
+    assert api_client().get("/api/v1/leagues/999999/ratings/").status_code == 404
+
+
+def api_client():
+    from rest_framework.test import APIClient
+
+    return APIClient()
+
+
+def test_the_page_shows_both_tables_and_a_chart_readable_without_javascript(api_as, client):
+    commissioner, league, a, b, _c = _three_teams(api_as, "P")
+    play(
+        api_as,
+        commissioner,
+        b.coach,
+        league,
+        [a, b],
+        res(a, 1, b, 0),
+    )
+    page = client.get(f"/leagues/{league.pk}/ratings/").content.decode()
+    assert 'id="ratings-teams"' in page and 'id="ratings-coaches"' in page
+    assert "1516.0" in page and "1484.0" in page and "elo-P-A" in page
+    assert "<svg" in page and "<title>Elo P: Elo rating after each match</title>" in page
+    assert 'aria-label="P A"' in page and "style=" not in page.split("<svg", 1)[1].split("</svg>", 1)[0]
