@@ -24,7 +24,8 @@ def league_schedule(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League, pk=pk)
     if not policy.may_publish_schedule(request.user, league):
         return refused(request, "Only the commissioner generates the league's schedules.")
-    form = GenerateForm(request.POST or None)
+    divisions = list(league.divisions.values_list("pk", "name"))
+    form = GenerateForm(request.POST or None, divisions=divisions)
     preview, status = None, 200
     if request.method == "POST" and form.is_valid():
         publish = request.POST.get("action") == "publish"

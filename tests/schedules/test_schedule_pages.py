@@ -8,7 +8,9 @@ from django.test import Client
 
 from matches.models import Match, Schedule
 from tests.factories import PASSWORD
-from tests.schedules.helpers import five_teams
+from tests.league.test_division_standings import final
+from tests.schedules.helpers import five_teams, pairs, ready_teams
+from tests.schedules.test_division_schedules import divide
 
 pytestmark = pytest.mark.django_db
 
@@ -59,3 +61,33 @@ def test_the_bracket_page_is_public(api_as, league, commissioner):
     assert api_as(commissioner).post(f"/api/v1/leagues/{league.pk}/schedule/", body, format="json").status_code == 201
     page = Client().get(f"/leagues/{league.pk}/bracket/").content.decode()
     assert "Team B v Team C" in page and "Team A <small>(bye)</small>" in page
+
+
+def test_issue13_divisions_the_form_offers_a_round_robin_per_division_and_a_knockout_from_divisions(
+    league, commissioner
+):
+    """In a league with divisions the form has what the API has (docs/decisions.md "Divisions"): each division's
+    own round robin (no match across divisions), or one division's; a knockout from the listed divisions' tables,
+    their winners seeded in the order listed. Without divisions, none of these fields."""
+    client = signed_in(commissioner)
+    url = f"/leagues/{league.pk}/schedule/"
+    assert "round_robin_teams" not in client.get(url).content.decode()
+    a, b, c, d = ready_teams(league, 4)
+    divisions = divide(league, {"North": [a, b], "South": [c, d]})
+    page = client.get(url).content.decode()
+    assert "Each division its own" in page and "Only North" in page and "knockout_divisions" in page
+    r = client.post(url, {**FORM, "round_robin_teams": "each", "action": "publish"})
+    assert r.status_code == 302
+    made = list(Match.objects.filter(schedule_round__isnull=False).order_by("pk").values_list("pk", flat=True))
+    assert sorted(sorted(p) for p in pairs(made)) == [[a, b], [c, d]]  # never North v South
+    final(league, a, b, (2, 0))
+    final(league, d, c, (1, 0))
+    body = {**FORM, "format": "knockout", "knockout_divisions": [divisions["South"], divisions["North"]]}
+    r = client.post(url, {**body, "knockout_top": "1", "action": "preview"})
+    assert r.status_code == 200 and 'id="schedule-preview"' in r.content.decode()
+    assert not Schedule.objects.filter(format="knockout").exists()
+    r = client.post(url, {**body, "knockout_top": "1", "action": "publish"})
+    assert r.status_code == 302
+    assert Schedule.objects.get(format="knockout").teams == [d, a]  # South's winner first: South listed first
+    r = client.post(url, {**FORM, "round_robin_teams": "x1", "action": "preview"})
+    assert "Select a valid choice" in r.content.decode()
