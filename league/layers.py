@@ -73,6 +73,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.api.schedules",
             "league.api.divisions",
             "league.api.desk",
+            "league.api.players",
+            "league.players.*",  # issue 14: players' careers, leaders and records read matches and teams
             "league.queue",  # the commissioner's queue reads matches, transfers and requests to join
             "league.seasons",  # closing a season reads the matches' table and sequences
             "league.web.*",

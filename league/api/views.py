@@ -26,6 +26,7 @@ from teams.models import Position, Roster
 from .errors import validated
 from .lookup import object_or_404, path_id
 from .permissions import IsCommissionerOrReadOnly
+from .players import CSV_RENDERERS
 from .serializers import (
     ChallengeIn,
     InvitationOut,
@@ -40,7 +41,7 @@ from .serializers import (
     StadiumSerializer,
     StandingsQuery,
 )
-from .standings import season_standings_answer, standings_answer, standings_shortcut
+from .standings import season_standings_answer, standings_answer, standings_csv, standings_shortcut
 
 
 class RulesetListView(APIView):
@@ -155,7 +156,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             404: OpenApiResponse(description="No such league, or no such division of it."),
         },
     )
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], renderer_classes=CSV_RENDERERS)
     def standings(self, request, pk=None, **suffix):
         """The table as cached JSON bytes per table version (matches/standings.py), with that version as its
         ETag: a client that holds it gets 304, and any other request reads one league row and one cache key."""
@@ -172,6 +173,8 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             response = standings_answer(request, league_id)
         if response is None:
             raise Http404("No League matches the given query.")
+        if request.accepted_renderer.format == "csv":
+            return standings_csv(response, league_id)
         return response
 
     @extend_schema(responses={200: OpenApiResponse(description="[{player, name, team, spp, matches, ...}]")})
