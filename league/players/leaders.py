@@ -26,7 +26,11 @@ TOP = 10
 
 def league_row(league_id: int) -> League | None:
     """The league as the leaders and records read it (one query; its table version names the cached answer)."""
-    return League.objects.filter(pk=league_id).only("pk", "name", "ruleset", "season", "table_version").first()
+    return (
+        League.objects.filter(pk=league_id)
+        .only("pk", "name", "ruleset", "season", "table_version", "house_rules_overrides")
+        .first()
+    )
 
 
 def tag_of(league: League) -> str:

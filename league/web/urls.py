@@ -7,7 +7,7 @@ from django.urls import include, path
 from league import calendar
 from league.feeds import LeagueReportsFeed
 
-from . import account, auth, challenge, dashboard, desk, divisions, home, invitations, seasons, views
+from . import account, auth, challenge, dashboard, desk, divisions, home, invitations, players, seasons, views
 
 urlpatterns = [
     path("", auth.home, name="home"),
@@ -32,6 +32,10 @@ urlpatterns = [
     path("leagues/<int:pk>/calendar.ics", calendar.league_calendar, name="league-calendar"),
     path("teams/<int:pk>/calendar.ics", calendar.team_calendar, name="team-calendar"),
     path("leagues/<int:pk>/reports/<str:week>/", views.league_report, name="league-report"),
+    path("leagues/<int:pk>/leaders/", players.league_leaders, name="league-leaders"),
+    path("leagues/<int:pk>/records/", players.league_records_page, name="league-records"),
+    path("leagues/<int:pk>/memorial/", players.league_memorial_page, name="league-memorial"),
+    path("players/<int:pk>/", players.player_detail, name="player-detail"),
     path("invitations/", invitations.invitation_list, name="invitations"),
     path("invitations/<int:pk>/accept/", invitations.invitation_accept, name="invitation-accept"),
     path("invitations/<int:pk>/decline/", invitations.invitation_decline, name="invitation-decline"),

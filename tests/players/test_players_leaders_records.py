@@ -10,57 +10,6 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 
-def _players(home, away):
-    by_name = {p.name: p for p in [*home.players.all(), *away.players.all()]}
-    return by_name["Home 1"], by_name["Home 2"], by_name["Away 1"]
-
-
-@pytest.fixture
-def history(api_as, league, home, away, coach, other_coach, commissioner, play):
-    """Season 1: Home 2-1 Away (Home 1: 2 TD, 1 completion; Away 1: 1 TD, 1 casualty, MVP; Home 2: MVP), then
-    Home 1-0 Away (Home 2: 1 TD, 1 interception, MVP). Season 2: Away 3-0 Home (Away 1: 3 TD)."""
-    h1, h2, a1 = _players(home, away)
-    first = play(
-        home,
-        away,
-        {
-            "teams": [
-                {"team": home.pk, "score": 2, "mvp": h2.pk},
-                {"team": away.pk, "score": 1, "casualties_inflicted": 1, "mvp": a1.pk},
-            ],
-            "players": [
-                {"player": h1.pk, "touchdowns": 2, "completions": 1},
-                {"player": a1.pk, "touchdowns": 1, "casualties": 1},
-            ],
-        },
-        coach,
-        other_coach,
-    )
-    second = play(
-        home,
-        away,
-        {
-            "teams": [{"team": home.pk, "score": 1, "mvp": h2.pk}, {"team": away.pk, "score": 0}],
-            "players": [{"player": h2.pk, "touchdowns": 1, "interceptions": 1}],
-        },
-        coach,
-        other_coach,
-    )
-    response = api_as(commissioner).post(f"/api/v1/leagues/{league.pk}/seasons/", {"name": "Two"}, format="json")
-    assert response.status_code == 201, response.json()
-    third = play(
-        home,
-        away,
-        {
-            "teams": [{"team": home.pk, "score": 0}, {"team": away.pk, "score": 3}],
-            "players": [{"player": a1.pk, "touchdowns": 3}],
-        },
-        coach,
-        other_coach,
-    )
-    return {"h1": h1, "h2": h2, "a1": a1, "matches": [first, second, third]}
-
-
 def leaders(api, league, stat, season=None):
     query = f"?stat={stat}" + (f"&season={season}" if season is not None else "")
     response = api.get(f"/api/v1/leagues/{league.pk}/leaders/{query}")
