@@ -127,7 +127,15 @@ def final_player_rows(report: Report, fields: Callable[[Any, dict], dict]) -> li
         said = fields(r, r.detail or {})
         if any(said.values()):
             sort = (report.order.get(r.team_id, 0), number_key(r.player), r.player_id)
-            rows.append({"team": report.teams.get(r.team_id), "player": player_name(r.player), "player_id": r.player_id, **said, "sort": sort})
+            rows.append(
+                {
+                    "team": report.teams.get(r.team_id),
+                    "player": player_name(r.player),
+                    "player_id": r.player_id,
+                    **said,
+                    "sort": sort,
+                }
+            )
     return rows
 
 
