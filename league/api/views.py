@@ -26,7 +26,7 @@ from teams.models import Position, Roster
 from .errors import validated
 from .lookup import object_or_404, path_id
 from .permissions import IsCommissionerOrReadOnly
-from .players import CSV_RENDERERS
+from .players import CSVRenderer
 from .serializers import (
     ChallengeIn,
     InvitationOut,
@@ -135,6 +135,12 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         membership = services.league_join(league=league, user=request.user)
         return Response(MembershipOut(membership).data, status=status.HTTP_201_CREATED)
 
+    def get_renderers(self):
+        """The standings also answer `?format=csv` (issue 14): the viewset's renderers and the CSV one (added here,
+        not on the action, so the standings' shortcut still follows the viewset's own renderers)."""
+        renderers = super().get_renderers()
+        return [*renderers, CSVRenderer()] if self.action == "standings" else renderers
+
     def dispatch(self, request, *args, **kwargs):
         """The public read of the standings skips DRF's request, authentication, permissions and content
         negotiation when none of them can change the answer (league/api/standings.py `standings_shortcut`); all
@@ -156,7 +162,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             404: OpenApiResponse(description="No such league, or no such division of it."),
         },
     )
-    @action(detail=True, methods=["get"], renderer_classes=CSV_RENDERERS)
+    @action(detail=True, methods=["get"])
     def standings(self, request, pk=None, **suffix):
         """The table as cached JSON bytes per table version (matches/standings.py), with that version as its
         ETag: a client that holds it gets 304, and any other request reads one league row and one cache key."""
