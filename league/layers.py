@@ -79,6 +79,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.api.desk",
             "league.api.ratings",
             "league.ratings",  # the Elo ratings read the matches and the teams
+            "league.api.players",
+            "league.players.*",  # issue 14: players' careers, leaders and records read matches and teams
             "league.queue",  # the commissioner's queue reads matches, transfers and requests to join
             "league.seasons",  # closing a season reads the matches' table and sequences
             "league.web.*",

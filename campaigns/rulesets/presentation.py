@@ -13,6 +13,7 @@ from typing import Any
 from campaigns.errors import RuleViolation
 from campaigns.rulesets import live as live_sheet
 from campaigns.rulesets import sheet as shared_sheet
+from campaigns.rulesets import stats
 from campaigns.rulesets import words as shared_words
 
 
@@ -47,6 +48,14 @@ class Presentation:
     report_scorers: tuple[str, str, str] = ("player", "touchdowns", "touchdowns")
     #: The casualties' leaderboard, the same shape; None: the game has none.
     report_casualties: tuple[str, str, str] | None = None
+    #: Issue 14: the players' stats (campaigns/rulesets/stats.py) in the order pages show them, and the records'
+    #: headline stat and casualties' stat (keys of them; None: the game has none).
+    player_stats: tuple[stats.StatSpec, ...] = (stats.MATCHES,)
+    headline_stat: str | None = None
+    casualty_stat: str | None = None
+    #: The leaders page's team leaderboards, (key, label) in order: keys of "team_value", "treasury",
+    #: "fan_factor", "win_rate" — only those the game has.
+    team_leaderboards: tuple[tuple[str, str], ...] = (("win_rate", "Win rate (%)"),)
 
     # --- presentation: live sheet -------------------------------------------------------------------------
     #: The ruleset's live match sheet module (`campaigns/rulesets/<key>/live.py`): `live_events` and

@@ -5,6 +5,7 @@ viewset (league/api/views.py) routes its `standings` action here."""
 
 from __future__ import annotations
 
+import json
 from functools import cache as memoise
 
 from django.http import Http404, HttpResponse
@@ -19,6 +20,7 @@ from matches.standings import cached_document, current_tag
 
 from .lookup import path_id
 from .permissions import IsCommissionerOrReadOnly
+from .players import csv_response
 
 
 def season_standings_answer(request, league_id: int, query: dict) -> HttpResponse | None:
@@ -131,3 +133,14 @@ def standings_shortcut(view, request, kwargs) -> HttpResponse | None:
     for name, value in headers.items():
         response[name] = value
     return response
+
+
+def standings_csv(response: HttpResponse, league_id: int) -> HttpResponse:
+    """`?format=csv` (issue 14): the same table as `text/csv` with a header row (the JSON rows' keys; a list or
+    an object in a cell as its JSON). A 304 stays a 304."""
+    if response.status_code != 200:
+        return response
+    rows = json.loads(response.content)["rows"]
+    flat = [{k: v if not isinstance(v, (list, dict)) else json.dumps(v) for k, v in r.items()} for r in rows]
+    header = list(flat[0]) if flat else ["position", "team", "team_name", "played", "won", "drawn", "lost", "points"]
+    return csv_response(header, flat, f"standings-{league_id}.csv")

@@ -5,7 +5,7 @@ from matches.api import MatchViewSet
 from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
 
-from . import auth, desk, divisions, imports, ratings, schedules, seasons, views, webhooks
+from . import auth, desk, divisions, imports, players, ratings, schedules, seasons, views, webhooks
 from .lookup import ID_PATTERN
 
 
@@ -102,5 +102,8 @@ urlpatterns = [
     path("invite-links/join/", desk.InviteLinkJoinView.as_view(), name="api-invite-link-join"),
     path("teams/<int:pk>/adjustments/", desk.AdjustmentView.as_view(), name="api-team-adjustments"),
     path("teams/<int:pk>/reassign/", desk.TeamReassignView.as_view(), name="api-team-reassign"),
+    path("players/<int:pk>/", players.PlayerDetailView.as_view(), name="api-player"),
+    path("leagues/<int:pk>/leaders/", players.LeadersView.as_view(), name="api-league-leaders"),
+    path("leagues/<int:pk>/records/", players.RecordsView.as_view(), name="api-league-records"),
     path("", include(router.urls)),
 ]

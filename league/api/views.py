@@ -26,6 +26,7 @@ from teams.models import Position, Roster
 from .errors import validated
 from .lookup import object_or_404, path_id
 from .permissions import IsCommissionerOrReadOnly
+from .players import CSVRenderer
 from .serializers import (
     ChallengeIn,
     InvitationOut,
@@ -41,7 +42,7 @@ from .serializers import (
     StadiumSerializer,
     StandingsQuery,
 )
-from .standings import season_standings_answer, standings_answer, standings_shortcut
+from .standings import season_standings_answer, standings_answer, standings_csv, standings_shortcut
 
 
 class RulesetListView(APIView):
@@ -136,6 +137,12 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         membership = services.league_join(league=league, user=request.user)
         return Response(MembershipOut(membership).data, status=status.HTTP_201_CREATED)
 
+    def get_renderers(self):
+        """The standings also answer `?format=csv` (issue 14): the viewset's renderers and the CSV one (added here,
+        not on the action, so the standings' shortcut still follows the viewset's own renderers)."""
+        renderers = super().get_renderers()
+        return [*renderers, CSVRenderer()] if self.action == "standings" else renderers
+
     def dispatch(self, request, *args, **kwargs):
         """The public read of the standings skips DRF's request, authentication, permissions and content
         negotiation when none of them can change the answer (league/api/standings.py `standings_shortcut`); all
@@ -174,6 +181,8 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             response = standings_answer(request, league_id)
         if response is None:
             raise Http404("No League matches the given query.")
+        if request.accepted_renderer.format == "csv":
+            return standings_csv(response, league_id)
         return response
 
     @extend_schema(responses={200: OpenApiResponse(description="[{player, name, team, spp, matches, ...}]")})

@@ -63,6 +63,7 @@ def performances(report: Report) -> dict:
                 {
                     "team": teams[r.team_id],
                     "player": player_name(r.player),
+                    "player_id": r.player_id,
                     "touchdowns": r.touchdowns,
                     "casualties": r.casualties,
                     "completions": r.completions,
@@ -86,6 +87,7 @@ def performances(report: Report) -> dict:
                 {
                     "team": teams.get(team_id),
                     "player": player_name(player) or f"#{r['player']}",
+                    "player_id": player.pk if player else None,
                     "touchdowns": r.get("touchdowns", 0),
                     "casualties": r.get("casualties", 0),
                     "completions": r.get("completions", 0),
@@ -125,7 +127,15 @@ def final_player_rows(report: Report, fields: Callable[[Any, dict], dict]) -> li
         said = fields(r, r.detail or {})
         if any(said.values()):
             sort = (report.order.get(r.team_id, 0), number_key(r.player), r.player_id)
-            rows.append({"team": report.teams.get(r.team_id), "player": player_name(r.player), **said, "sort": sort})
+            rows.append(
+                {
+                    "team": report.teams.get(r.team_id),
+                    "player": player_name(r.player),
+                    "player_id": r.player_id,
+                    **said,
+                    "sort": sort,
+                }
+            )
     return rows
 
 

@@ -34,7 +34,9 @@ def element(page: str, element_id: str) -> str:
 
 
 def player_row(page: str, name: str) -> str:
-    found = re.search(rf"<tr><td>[^<]*</td><td>{re.escape(name)}</td>.*?</tr>", page, flags=re.S)
+    # The name links to the player's page (issue 14).
+    name_cell = rf"<td>(?:<a [^>]*>)?{re.escape(name)}(?:</a>)?</td>"
+    found = re.search(rf"<tr><td>[^<]*</td>{name_cell}.*?</tr>", page, flags=re.S)
     assert found, f"{name}'s row is not on the sheet"
     return found.group(0)
 

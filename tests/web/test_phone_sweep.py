@@ -22,7 +22,7 @@ expect = sync_api.expect
 from league.management.commands.load_demo import DEMO_PASSWORD  # noqa: E402
 from league.models import League, LeagueReport  # noqa: E402
 from league.reports import report_generate  # noqa: E402
-from matches.models import Aftermath, Match  # noqa: E402
+from matches.models import Aftermath, Match, PlayerMatch  # noqa: E402
 from teams.models import Team  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -83,7 +83,13 @@ def demo_pages() -> dict[str, list[str]]:
             reverse("league-challenge", args=[league.pk]),
             reverse("team-create", args=[league.pk]),
             f"{reverse('match-schedule')}?league={league.pk}",
+            # Issue 14: the leaders (all time: every row filled), records and memorial, and the busiest players.
+            f"{reverse('league-leaders', args=[league.pk])}?season=all",
+            reverse("league-records", args=[league.pk]),
+            reverse("league-memorial", args=[league.pk]),
         ]
+        played = PlayerMatch.objects.filter(match__league=league).values_list("player_id", flat=True)
+        commissioner += [reverse("player-detail", args=[pk]) for pk in sorted(set(played))[:3]]
     for report in LeagueReport.objects.filter(league__in=leagues).order_by("pk"):
         commissioner.append(reverse("league-report", args=[report.league_id, report.week]))
     for match in matches:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from campaigns.rulesets import stats
+
 SECTIONS = (
     "results",
     "table",
@@ -20,3 +22,13 @@ SECTIONS = (
 TERMS = MappingProxyType({"score": "points", "score_short": "Pts", "value_unit": ""})
 SCORERS = ("team", "score", "points")
 CASUALTIES = ("team", "eliminations", "eliminations")
+
+
+# --- issue 14: the players' stats (campaigns/rulesets/stats.py), read from the per-match rows ---------------------
+#: Teams score in Bone Cruncher, not players: no headline stat of a player's, no casualties of his.
+PLAYER_STATS = (
+    stats.StatSpec("wounds_taken", "Wounds taken", "Wnd", field="wounds"),
+    stats.StatSpec("matches_survived", "Matches survived", "Surv", how="survived"),
+    stats.MATCHES,
+)
+HEADLINE_STAT, CASUALTY_STAT = None, None

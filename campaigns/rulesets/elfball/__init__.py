@@ -18,6 +18,8 @@ class ElfBall(Ruleset):
     words = words
     weekly_report_sections, report_terms = report.SECTIONS, report.TERMS  # the weekly report (report.py)
     report_scorers, report_casualties = report.SCORERS, report.CASUALTIES
+    player_stats, headline_stat, casualty_stat = report.PLAYER_STATS, report.HEADLINE_STAT, report.CASUALTY_STAT
+    team_leaderboards = report.TEAM_LEADERBOARDS
     live = live
     sheet = sheet
     has_challenge_roller = True
