@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -92,7 +92,11 @@ class TeamIdentityActions:
             **REFUSALS,
         },
     )
-    @extend_schema(methods=["DELETE"], responses={204: None, **REFUSALS})
+    @extend_schema(
+        methods=["DELETE"],
+        responses={204: None, **REFUSALS},
+        parameters=[OpenApiParameter("reason", str, description="The commissioner's reason, for the audit.")],
+    )
     @action(
         detail=True,
         methods=["post", "delete"],

@@ -112,3 +112,11 @@ def test_without_weasyprint_the_match_sheet_is_a_503_and_the_report_still_works(
     assert client.get(f"/matches/{final.pk}/sheet.pdf").status_code == 503
     assert client.get(f"/matches/{final.pk}/").status_code == 200
     assert client.get(f"/matches/{final.pk}/card.png").status_code == 200
+
+
+def test_the_card_costs_three_queries_and_none_more_once_cached(client, final, django_assert_num_queries):
+    """The match with its league, its sides, their teams (common rule: no queries in loops)."""
+    with django_assert_num_queries(3):
+        client.get(f"/matches/{final.pk}/card.png")
+    with django_assert_num_queries(3):
+        client.get(f"/matches/{final.pk}/card.png")
