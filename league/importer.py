@@ -52,6 +52,7 @@ from matches.models import (
     Roll,
 )
 from matches.rolls import restored_roll
+from teams.identity.services import COLOUR
 from teams.models import LedgerEntry, Player, Position, Roster, Sponsorship, Team
 
 #: Records of a section checked and written together: one bulk insert per table and chunk.
@@ -201,6 +202,12 @@ def _int(low: int | None = 0, high: int | None = None, null: bool = False) -> Ca
         return value
 
     return check
+
+
+def _colour(value, path):
+    if not isinstance(value, str) or not COLOUR.fullmatch(value):
+        raise _bad(path, "Expected a colour written #rrggbb.")
+    return value.lower()
 
 
 def _str(max_length: int | None = None, choices: tuple[str, ...] | None = None, null: bool = False):
@@ -522,6 +529,9 @@ def _read_teams(state: _Import, chunk: list[tuple[str, Any]]) -> None:
             fan_factor=_field(record, path, "fan_factor", _int(0, 32767)),
             rerolls=_field(record, path, "rerolls", _int(0, 32767)),
             staff=_field(record, path, "staff", _json(dict), {}),
+            # Team identity (issue 14): the colours travel; a logo is a file in the source's storage and does not.
+            primary_colour=_field(record, path, "primary_colour", _colour, "#1f3a5f"),
+            secondary_colour=_field(record, path, "secondary_colour", _colour, "#f2c14e"),
             home_stadium_id=home,
             owns_stadium=owns,
             creation_closed_at=None if _field(record, path, "in_creation", _bool, False) else created_at,
