@@ -176,3 +176,23 @@ def test_the_form_changes_nothing_when_the_logo_is_bad(client, coach, team):
 
     team.refresh_from_db()
     assert team.primary_colour == "#1f3a5f" and team.logo_key == ""
+
+
+def test_the_commissioner_s_form_change_is_audited_and_a_stranger_is_refused(client, commissioner, stranger, team):
+    client.force_login(stranger)
+    refused = client.post(f"/teams/{team.pk}/identity/", {"primary_colour": "#000000"})
+    assert refused.status_code == 403
+
+    client.force_login(commissioner)
+    page = client.get(f"/teams/{team.pk}/").content.decode()
+    assert 'id="team-identity-form"' in page and 'name="reason"' in page
+    client.post(f"/teams/{team.pk}/identity/", {"primary_colour": "#000000", "reason": "Clash with the ball"})
+
+    team.refresh_from_db()
+    assert team.primary_colour == "#000000"
+    entry = AuditEntry.objects.get(league=team.league, action="team_colours")
+    assert entry.reason == "Clash with the ball" and entry.after["primary_colour"] == "#000000"
+
+
+def test_a_visitor_sees_no_identity_form(client, team):
+    assert 'id="team-identity-form"' not in client.get(f"/teams/{team.pk}/").content.decode()
