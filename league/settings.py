@@ -235,6 +235,20 @@ STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_USE_FINDERS = True
 
+# Uploaded files (team logos, issue 14) go through Django's storage API: local files under MEDIA_ROOT by
+# default; any backend by setting STORAGES["default"] (docs/deploy.md). They are served by the view
+# teams/identity/views.py in development and production alike, never from MEDIA_URL directly.
+MEDIA_ROOT = env.path("MEDIA_ROOT", default=VAR_DIR / "media")
+MEDIA_URL = "media/"
+STORAGES = {
+    "default": {"BACKEND": env("DEFAULT_FILE_STORAGE_BACKEND", default="django.core.files.storage.FileSystemStorage")},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+#: A team logo upload: at most this many bytes and this many pixels a side; stored re-encoded at these sizes.
+TEAM_LOGO_MAX_BYTES = env.int("TEAM_LOGO_MAX_BYTES", default=2 * 1024 * 1024)
+TEAM_LOGO_MAX_SIDE = env.int("TEAM_LOGO_MAX_SIDE", default=4000)
+TEAM_LOGO_SIZES = (256, 64)
+
 EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env("EMAIL_HOST", default="localhost")
 EMAIL_PORT = env.int("EMAIL_PORT", default=25)

@@ -2,11 +2,15 @@
 
 from django.urls import path
 
+from .sharing import printing as sharing_printing
+from .sharing import views as sharing
 from .web import confirm, live, postmatch, prematch, report, result, schedule, schedules, shop, times
 
 urlpatterns = [
     path("matches/new/", schedule.match_schedule, name="match-schedule"),
     path("matches/<int:pk>/", report.match_report, name="match-detail"),
+    path("matches/<int:pk>/card.png", sharing.match_card, name="match-card"),
+    path("matches/<int:pk>/sheet.pdf", sharing_printing.match_sheet_pdf, name="match-sheet-pdf"),
     path("matches/<int:pk>/result/", result.match_result, name="match-result"),
     path("matches/<int:pk>/confirm/", confirm.match_confirm, name="match-confirm"),
     path("matches/<int:pk>/reject/", confirm.match_reject, name="match-reject"),

@@ -13,6 +13,7 @@ from league.api.lookup import object_or_404, path_id
 from league.models import League
 
 from . import services, transfers
+from .identity.api import IDENTITY_FIELDS, TeamIdentityActions, TeamIdentityOutMixin
 from .models import LedgerEntry, Player, Team, Transfer
 from .permissions import IsTeamCoachOrReadOnly
 from .selectors import (
@@ -99,7 +100,7 @@ class PlayerOut(serializers.ModelSerializer):
         return data
 
 
-class TeamOut(serializers.ModelSerializer):
+class TeamOut(TeamIdentityOutMixin, serializers.ModelSerializer):
     roster = serializers.CharField(source="roster.key")
     roster_name = serializers.CharField(source="roster.name")
     coach_username = serializers.CharField(source="coach.username", default=None, read_only=True)
@@ -137,6 +138,7 @@ class TeamOut(serializers.ModelSerializer):
             "points_budget",
             "in_creation",
             "created_at",
+            *IDENTITY_FIELDS,
         ]
 
     def _value(self, team: Team) -> int | None:
@@ -210,7 +212,7 @@ class LedgerOut(serializers.ModelSerializer):
         fields = ["id", "account", "amount", "balance_after", "reason", "kind", "match", "created_at"]
 
 
-class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class TeamViewSet(TeamIdentityActions, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = team_api_queryset()
     serializer_class = TeamOut
     permission_classes = [IsAuthenticatedOrReadOnly, IsTeamCoachOrReadOnly]

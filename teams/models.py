@@ -98,6 +98,11 @@ class Team(models.Model):
     #: Set when the team leaves creation (the coach declares it ready, or its first match is scheduled).
     creation_closed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Team identity (issue 14): two colours (#rrggbb, checked by teams/identity/services.py) and the logo, a
+    #: content key naming its re-encoded PNGs in the default storage (empty: no logo; teams/identity/images.py).
+    primary_colour = models.CharField(max_length=7, default="#1f3a5f")
+    secondary_colour = models.CharField(max_length=7, default="#f2c14e")
+    logo_key = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["league", "name"]

@@ -43,3 +43,9 @@ def may_refuse_transfer(user: AbstractBaseUser, transfer: Transfer) -> bool:
 def may_approve_transfer(user: AbstractBaseUser, transfer: Transfer) -> bool:
     """The commissioner agrees last."""
     return may_run_league(user, transfer.from_team.league)
+
+
+def may_dress_team(user: AbstractBaseUser, team: Team) -> bool:
+    """A team's colours and logo (issue 14): its coach, or the league's commissioner (audited) — he tidies a
+    league's look, e.g. an offensive logo."""
+    return may_coach_team(user, team) or may_run_league(user, team.league)

@@ -62,6 +62,12 @@ def _shipped_rosters(request):
 
 
 @pytest.fixture(autouse=True)
+def _media_root(settings, tmp_path_factory):
+    """Uploads (team logos) go to a throw-away MEDIA_ROOT, never the checkout's var/media."""
+    settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
+
+
+@pytest.fixture(autouse=True)
 def _clear_cache():
     from django.core.cache import cache
 

@@ -36,6 +36,7 @@ from matches import services as match_services
 from matches.schedules import bracket, changes, generate, reads
 from teams import adjustments, divisions, members, season_turn, transfers
 from teams import services as team_services
+from teams.identity import services as identity_services
 from tests.factories import UserFactory
 from tests.matches.conftest import full_team
 
@@ -65,6 +66,7 @@ SERVICE_MODULES = [
     season_turn,
     divisions,
     webhook_services,
+    identity_services,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -403,10 +405,24 @@ CALLS: dict[str, Call] = {
     "league.webhooks.services.webhook_set_enabled": Call(
         lambda w: {"league_id": w.league.pk, "hook_id": w.hook.pk, "enabled": False}, lambda w: w.commissioner
     ),
+    "teams.identity.services.team_set_colours": Call(
+        lambda w: {"team_id": w.home.pk, "primary": "#102030"}, lambda w: w.alice
+    ),
+    "teams.identity.services.team_set_logo": Call(lambda w: {"team_id": w.home.pk, "data": _png()}, lambda w: w.alice),
+    "teams.identity.services.team_remove_logo": Call(lambda w: {"team_id": w.home.pk}, lambda w: w.commissioner),
     "matches.challenges.challenge_roll": Call(
         lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice
     ),
 }
+
+
+def _png() -> bytes:
+    """A small valid logo upload (issue 14, team identity)."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), (1, 2, 3)).save(out, format="PNG")
+    return out.getvalue()
 
 
 def _snapshot() -> dict[str, list[dict]]:

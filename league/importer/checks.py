@@ -9,6 +9,7 @@ from datetime import date, datetime
 from typing import Any
 
 from campaigns.errors import RuleViolation
+from teams.identity.services import COLOUR
 
 
 class BadDocument(RuleViolation):
@@ -131,3 +132,10 @@ def a_list(value, path) -> list:
 
 def choices_of(choices) -> tuple[str, ...]:
     return tuple(key for key, _ in choices)
+
+
+def colour(value, path):
+    """A team colour (issue 14, team identity): #rrggbb, kept in lower case."""
+    if not isinstance(value, str) or not COLOUR.fullmatch(value):
+        raise bad(path, "Expected a colour written #rrggbb.")
+    return value.lower()

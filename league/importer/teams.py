@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from teams.models import Player, Sponsorship, Team
 
-from .checks import a_list, bad, boolean, choices_of, field, integer, json_value, text, timestamp
+from .checks import a_list, bad, boolean, choices_of, colour, field, integer, json_value, text, timestamp
 from .state import ImportState, create_stamped
 
 PLAYER_STATUSES = choices_of(Player.Status.choices)
@@ -102,6 +102,9 @@ def read_teams(state: ImportState, chunk: list[tuple[str, Any]]) -> None:
             staff=field(record, path, "staff", json_value(dict), {}),
             home_stadium_id=home,
             division_id=field(record, path, "division", state.ref(state.divisions, "division"), None),
+            # Team identity (issue 14): the colours travel; a logo is a file in the source's storage and does not.
+            primary_colour=field(record, path, "primary_colour", colour, "#1f3a5f"),
+            secondary_colour=field(record, path, "secondary_colour", colour, "#f2c14e"),
             owns_stadium=owns,
             creation_closed_at=None if field(record, path, "in_creation", boolean, False) else created_at,
             created_at=created_at,

@@ -13,6 +13,7 @@ from matches import lifecycle, policy
 from matches.disputes import match_open_dispute
 from matches.models import Match, MatchTeam
 from matches.selectors import match_inducements, match_report_queryset
+from matches.sharing.views import match_share_tags
 from teams.models import Player
 
 from .common import player_name
@@ -164,4 +165,5 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         and match.status == Match.Status.SCHEDULED
         and policy.may_run_prematch(user, match),
     }
+    context.update(match_share_tags(request, match, sides))
     return render(request, "matches/report.html", context)

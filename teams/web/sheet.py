@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from league.selectors import viewer_roles
 from teams.history import history_annotations
+from teams.identity.views import team_share_tags
 from teams.models import Player, Team
 from teams.policy import may_coach_team
 from teams.selectors import (
@@ -105,6 +106,8 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # The commissioner's gil adjustment form (Blitz Bowl's treasury), from the roles annotated on the team.
     context["runs_league"] = context["economy"] == "gil" and getattr(team, "viewer_is_commissioner", False)
     context.update(history_context(team, page=request.GET.get("page", 1)))
+    context.update(team_share_tags(request, team))
+    context["may_dress"] = context["is_coach"] or getattr(team, "viewer_is_commissioner", False)
     return render(request, "teams/team_detail.html", context)
 
 
