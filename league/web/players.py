@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 
 from campaigns.errors import RuleViolation
 from league.players.career import player_career, player_row
 from league.players.leaders import all_leaders, league_row, parse_season, team_boards
 from league.players.records import league_records
 from matches.selectors import league_memorial, player_injuries
+from teams.identity.views import absolute
 
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -32,6 +34,13 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "stats": rules.player_stats,
         "doc": doc,
         "injuries": player_injuries(player=player),
+        # Sharing (issue 14): a pasted link shows the player, his team and its logo.
+        "og_title": f"{player.name} — {player.team.name}",
+        "og_description": f"{player.position.name} of {player.team.name} · {player.team.league.name}",
+        "og_url": absolute(request, reverse("player-detail", args=[player.pk])),
+        "og_image": absolute(request, reverse("team-logo", args=[player.team.pk, player.team.logo_key, 256]))
+        if player.team.logo_key
+        else "",
     }
     return render(request, "league/player.html", context)
 

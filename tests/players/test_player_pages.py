@@ -44,3 +44,12 @@ def test_a_dead_player_keeps_his_page_and_the_memorial_links_to_it(client, leagu
     assert f'href="{reverse("player-detail", args=[a1.pk])}"' in memorial
     assert client.get(reverse("player-detail", args=[a1.pk])).status_code == 200
     assert client.get(reverse("player-detail", args=[999999])).status_code == 404
+
+
+def test_issue14_sharing_the_player_page_carries_opengraph_and_twitter_tags(client, history):
+    """Issue 14, "Sharing": OpenGraph and Twitter-card tags on player pages (absolute URLs)."""
+    player = history["a1"]
+    page = client.get(f"/players/{player.pk}/").content.decode()
+    assert f'<meta property="og:title" content="{player.name} — {player.team.name}">' in page
+    assert f'<meta property="og:url" content="http://testserver/players/{player.pk}/">' in page
+    assert '<meta name="twitter:card" content="summary">' in page
