@@ -155,6 +155,12 @@ class PlayerMatch(models.Model):
         return f"{self.player} in {self.match}"
 
 
+#: What a player's match row records (every column but its keys): the export writes them, the careers read them.
+PLAYER_ROW_FACTS = tuple(
+    f.name for f in PlayerMatch._meta.concrete_fields if f.name not in ("id", "match", "team", "player")
+)
+
+
 class Roll(models.Model):
     """The one roll log of the service: every die, entered at the table or rolled by the server."""
 

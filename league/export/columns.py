@@ -16,24 +16,12 @@ from rest_framework.settings import ISO_8601, api_settings
 
 from league.models import AuditEntry, Season
 from matches.api import RollOut
-from matches.models import Aftermath, Dispute, Match, MatchTeam, PlayerMatch, Roll
+from matches.models import PLAYER_ROW_FACTS, Aftermath, Dispute, Match, MatchTeam, PlayerMatch, Roll
 from matches.serializers import MatchOut, SideOut
 from teams.api import LedgerOut
 from teams.models import LedgerEntry
 
-ROW_FIELDS = (
-    "touchdowns",
-    "casualties",
-    "completions",
-    "interceptions",
-    "mvp",
-    "spp",
-    "goal_points",
-    "wounds",
-    "injury",
-    "injury_detail",
-    "detail",
-)
+ROW_FIELDS = PLAYER_ROW_FACTS
 
 #: How a column is read and written: as it comes, a datetime in DRF's format, or JSON text parsed here.
 PLAIN, DATETIME, JSON = "plain", "datetime", "json"

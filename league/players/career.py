@@ -10,25 +10,13 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 
 from campaigns.rulesets.stats import read_row
-from matches.models import Aftermath, MatchTeam, PlayerMatch
+from matches.models import PLAYER_ROW_FACTS, Aftermath, MatchTeam, PlayerMatch
 from teams.models import Player
 
 #: History rows per page (a long career is paged; `?page=N`).
 HISTORY_PAGE = 25
 
-ROW_FIELDS = (
-    "touchdowns",
-    "casualties",
-    "completions",
-    "interceptions",
-    "mvp",
-    "spp",
-    "goal_points",
-    "wounds",
-    "injury",
-    "injury_detail",
-    "detail",
-)
+ROW_FIELDS = PLAYER_ROW_FACTS
 
 
 def player_row(player_id: int) -> Player | None:
