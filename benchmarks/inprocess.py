@@ -142,10 +142,11 @@ def main() -> int:
     import django
 
     django.setup()
+    from benchmarks.run import public_urls
     from league.benchmark.seed import BIG_LEAGUE, SMALL_PREFIX
     from league.models import League
     from matches.models import Match
-    from teams.models import Team
+    from teams.models import Player, Team
 
     matches = int(os.environ.get("BENCH_MATCHES", "30"))
     big = League.objects.get(name=BIG_LEAGUE)
@@ -163,6 +164,9 @@ def main() -> int:
         "team_list_api": f"/api/v1/teams/?league={big.pk}",
         "team_sheet": f"/teams/{team.pk}/",
         "match_report": f"/matches/{match.pk}/",
+        **public_urls(
+            big.pk, Player.objects.filter(team=team, match_rows__isnull=False).order_by("pk")[0].pk, match.pk
+        ),
     }
     figures: dict[str, float] = {}
     figures.update(_queries(urls))

@@ -56,12 +56,14 @@ def targets_urls(env) -> dict[str, str]:
     code = (
         "import json, django; django.setup()\n"
         "from league.benchmark.seed import BIG_LEAGUE, SMALL_PREFIX\n"
-        "from league.models import League; from teams.models import Team; from matches.models import Match\n"
+        "from league.models import League; from teams.models import Player, Team; from matches.models import Match\n"
         "big = League.objects.get(name=BIG_LEAGUE)\n"
         "small = League.objects.filter(name__startswith=SMALL_PREFIX).order_by('pk').first()\n"
         "team = Team.objects.filter(league=big).order_by('pk').first()\n"
         "match = Match.objects.filter(league=big, status='final').order_by('-pk').first()\n"
-        "print(json.dumps({'big': big.pk, 'small': small.pk, 'team': team.pk, 'match': match.pk}))\n"
+        "player = Player.objects.filter(team=team, match_rows__isnull=False).order_by('pk').first()\n"
+        "ids = {'big': big.pk, 'small': small.pk, 'team': team.pk, 'match': match.pk, 'player': player.pk}\n"
+        "print(json.dumps(ids))\n"
     )
     ids = json.loads(
         subprocess.run([PY, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
@@ -78,7 +80,21 @@ def targets_urls(env) -> dict[str, str]:
         "team_sheet": f"/teams/{ids['team']}/",
         "match_report": f"/matches/{ids['match']}/",
         "home": "/",
+        **public_urls(ids["big"], ids["player"], ids["match"]),
         "export": f"/api/v1/leagues/{ids['big']}/export/",
+    }
+
+
+def public_urls(big: int, player: int, match: int) -> dict[str, str]:
+    """Issue 14's public pages of the big league: its leaders (page, and the API all time), a player's page, the
+    records, the Elo ratings and a match's share card."""
+    return {
+        "leaders.big": f"/leagues/{big}/leaders/",
+        "leaders_api.all_time": f"/api/v1/leagues/{big}/leaders/?stat=touchdowns&season=all",
+        "player_page": f"/players/{player}/",
+        "records.big": f"/leagues/{big}/records/",
+        "ratings.big": f"/leagues/{big}/ratings/",
+        "match_card": f"/matches/{match}/card.png",
     }
 
 

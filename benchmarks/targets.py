@@ -1,5 +1,5 @@
-"""Issue 12's targets as data, in one place: each is (figure key, comparison, bound, what it says).
-A figure missing from a run (its scenario could not be measured) counts as a miss."""
+"""Issue 12's targets (and issue 14's query budgets) as data, in one place: each is (figure key, comparison,
+bound, what it says). A figure missing from a run (its scenario could not be measured) counts as a miss."""
 
 from __future__ import annotations
 
@@ -18,6 +18,13 @@ TARGETS: tuple[tuple[str, str, float, str], ...] = (
     ("queries.team_sheet", "<=", 5, "team sheet ≤ 5 queries"),
     ("queries.match_report", "<=", 5, "match report ≤ 5 queries"),
     ("queries.home", "<=", 5, "home page ≤ 5 queries"),
+    # Issue 14's public pages of the 400-team league: each page or list ≤ 5 queries.
+    ("queries.leaders.big", "<=", 5, "leaders page ≤ 5 queries (400 teams)"),
+    ("queries.leaders_api.all_time", "<=", 5, "leaders API, all time, ≤ 5 queries (400 teams)"),
+    ("queries.player_page", "<=", 5, "player page ≤ 5 queries"),
+    ("queries.records.big", "<=", 5, "records page ≤ 5 queries (400 teams)"),
+    ("queries.ratings.big", "<=", 5, "ratings page ≤ 5 queries (400 teams)"),
+    ("queries.match_card", "<=", 5, "a match's share card ≤ 5 queries"),
     ("match.total.p95_ms", "<=", 250, "a full match through the services under 250 ms (p95)"),
     ("match.confirm_sequences.p95_ms", "<=", 250, "confirm + both sequences p95 under 250 ms"),
     ("export.ttfb_s", "<=", 1.0, "export: first byte under 1 s"),
