@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import json
 import logging
-import urllib.error
-import urllib.request
+import socket
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
@@ -23,7 +24,7 @@ from campaigns.errors import RuleViolation
 from league.models import AuditEntry
 
 from . import payloads
-from .guard import url_check
+from .guard import delivery_address
 from .models import Webhook, WebhookDelivery
 
 log = logging.getLogger(__name__)
@@ -36,22 +37,46 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None  # a 3xx is the answer (a redirect could lead to a private host)
+class _PinnedHTTP(http.client.HTTPConnection):
+    """An HTTP connection to the address the guard checked (or, None, wherever the system resolves the host)."""
+
+    def __init__(self, host: str, *, address: str | None, **kwargs):
+        super().__init__(host, **kwargs)
+        self.address = address
+
+    def connect(self) -> None:
+        if self.address is None:
+            return super().connect()
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
 
 
-_OPENER = urllib.request.build_opener(_NoRedirect)
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """The same over TLS: the certificate is still checked against the host's name (SNI and hostname check)."""
+
+    def __init__(self, host: str, *, address: str | None, **kwargs):
+        super().__init__(host, **kwargs)
+        self.address = address
+
+    def connect(self) -> None:
+        if self.address is None:
+            return super().connect()
+        sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
 
 
-def post(url: str, body: bytes, headers: dict[str, str]) -> int:
-    """POST and return the status code (raises OSError when no answer came)."""
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")  # noqa: S310 (url_check: http(s) only)
+def post(url: str, body: bytes, headers: dict[str, str], *, address: str | None = None) -> int:
+    """POST and return the status code (raises OSError when no answer came). A 3xx is the answer: no redirect is
+    followed (it could lead to a private host). `address`: connect there, not wherever the host resolves now."""
+    parts = urlsplit(url)
+    kind = _PinnedHTTPS if parts.scheme == "https" else _PinnedHTTP
+    connection = kind(parts.hostname, port=parts.port, timeout=settings.WEBHOOK_TIMEOUT, address=address)
     try:
-        with _OPENER.open(request, timeout=settings.WEBHOOK_TIMEOUT) as answer:
-            return answer.status
-    except urllib.error.HTTPError as error:
-        return error.code
+        connection.request("POST", (parts.path or "/") + (f"?{parts.query}" if parts.query else ""), body, headers)
+        return connection.getresponse().status
+    except http.client.HTTPException as error:
+        raise OSError(f"a broken answer: {error}") from None
+    finally:
+        connection.close()
 
 
 def attempt_event(hook_id: int, event_key: str, *, base: str) -> str:
@@ -75,7 +100,7 @@ def attempt(delivery_id: int, *, base: str) -> str:
         _finish(row, WebhookDelivery.Status.FAILED, error="the hook is disabled")
         return DONE
     try:
-        url_check(hook.url)
+        url, address = delivery_address(hook.url)
     except RuleViolation as refused:
         _finish(row, WebhookDelivery.Status.FAILED, error=str(refused)[:200])
         return DONE
@@ -86,7 +111,7 @@ def attempt(delivery_id: int, *, base: str) -> str:
     if hook.kind == Webhook.Kind.JSON:
         headers["X-Dugout-Signature"] = signature(hook.secret, body)
     try:
-        code = post(hook.url, body, headers)
+        code = post(url, body, headers, address=address)
     except (OSError, ValueError) as error:
         return _again(row, attempts, None, f"no answer: {error}"[:200])
     if 200 <= code < 300:

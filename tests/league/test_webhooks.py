@@ -298,3 +298,28 @@ def test_issue14_webhooks_the_sweep_queues_deliveries_the_broker_never_had(leagu
     monkeypatch.setattr(tasks, "deliveries_queue", queued.extend)
     assert tasks.webhook_sweep() == 1
     assert queued == [(h.pk, old.event_key)]
+
+
+@override_settings(WEBHOOK_ALLOW_PRIVATE_HOSTS=False)
+def test_issue14_webhooks_the_delivery_connects_to_the_address_the_guard_checked(league, monkeypatch):
+    """Issue 14: "Only http(s) URLs to public hosts" — the guard's answer is the address the post connects to, so
+    a name re-resolved to a private address between the check and the connection (DNS rebinding) is never
+    reached: the post asks no resolver again."""
+    from league.webhooks import guard
+
+    answers = iter([["93.184.216.34"], ["127.0.0.1"]])  # the second lookup would be the rebound one
+
+    def resolve(host, port, **kwargs):
+        return [(2, 1, 6, "", (a, port)) for a in next(answers)]
+
+    connected = []
+
+    def connect(address, timeout=None, *args):
+        connected.append(address)
+        raise OSError("no route in a test")
+
+    monkeypatch.setattr(guard.socket, "getaddrinfo", resolve)
+    monkeypatch.setattr(deliver.socket, "create_connection", connect)
+    d = row(league, hook=hook(league, url="http://hooks.example.com:8080/h"))
+    assert deliver.attempt(d.pk, base="") == deliver.RETRY  # no answer: tried again later
+    assert connected == [("93.184.216.34", 8080)]
