@@ -307,6 +307,9 @@ SPECTACULAR_SETTINGS = {
         # entry's: the formats whose teams can change.
         "ScheduleFormatEnum": ["round_robin", "knockout", "swiss"],
         "ChangeableScheduleFormatEnum": ["round_robin", "swiss"],
+        # A webhook's kind (issue 14): not the match's or the ledger entry's "kind".
+        "WebhookKindEnum": "league.webhooks.models.Webhook.Kind",
+        "MatchKindEnum": "matches.models.Match.Kind",
     },
 }
 

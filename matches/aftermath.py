@@ -136,7 +136,7 @@ def aftermath_post(
         # (`step_reads`: one query, which sees the team's other tables as they stand once its row is locked).
         bare_team = step_reads(frozenset())[0]
         team = bare_team.get(pk=team_id)
-        declared = next((s for s in team.league.rules.postmatch_steps if s.key == step), None)
+        declared = {s.key: s for s in team.league.rules.postmatch_steps}.get(step)
         parts = declared.view_parts() if declared else frozenset()
         aftermath = step_reads(parts)[1].filter(match_id=match_id, team_id=team_id).first()
         if aftermath is None:

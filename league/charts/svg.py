@@ -81,4 +81,19 @@ def clean(svg: str, *, title: str, desc: str, series: Sequence[str]) -> str:
             label.text = name
             group.insert(0, label)
     # Empty `<defs/>` left by the dropped style are harmless; empty-id groups stay (matplotlib's structure).
+    return _serialised(root)
+
+
+def _serialised(root: ET.Element) -> str:
+    """The tree as text with SVG's namespace written out by hand, not taken from ElementTree's global prefix
+    registry: another library (WeasyPrint, for the PDFs) registers the empty prefix for its own use, which made
+    every element `ns0:svg` (a picture no browser draws inline)."""
+    svg, xlink = f"{{{NS}}}", f"{{{XLINK}}}"
+    for element in root.iter():
+        if isinstance(element.tag, str) and element.tag.startswith(svg):
+            element.tag = element.tag[len(svg) :]
+        for key in [k for k in element.attrib if k.startswith(xlink)]:
+            element.attrib[f"xlink:{key[len(xlink) :]}"] = element.attrib.pop(key)
+    root.set("xmlns", NS)
+    root.set("xmlns:xlink", XLINK)
     return ET.tostring(root, encoding="unicode")

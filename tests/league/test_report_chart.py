@@ -171,3 +171,21 @@ def test_the_reports_chart_draws_only_the_highest_team_values_and_says_so(api_as
     assert drawn == ["T 0", "T 2", "T 4"]
     assert top.find(f"{SVG}title").text == "Chart T: team value over the season (the 3 highest of 6)"
     assert "T 0 55,000 to 56,000 gil" in top.get("aria-label") and "T 1" not in top.get("aria-label")
+
+
+def test_the_chart_keeps_its_default_namespace_whatever_another_library_registered():
+    """WeasyPrint (the printable PDFs, issue 14) registers ElementTree's empty prefix for its own metadata; a chart
+    drawn after it is still plain `<svg …>` (browsers render no `ns0:svg`)."""
+    import xml.etree.ElementTree as ET
+
+    from league.report_chart import team_value_chart
+
+    registry = dict(ET._namespace_map)
+    try:
+        ET.register_namespace("", "")  # what weasyprint.pdf.metadata does at import
+        svg = team_value_chart({"A": [("1", 50_000), ("2", 60_000)]}, title="Team value", unit="gil")
+    finally:
+        ET._namespace_map.clear()
+        ET._namespace_map.update(registry)
+    assert svg.startswith("<svg") and "ns0:" not in svg
+    assert ET.fromstring(svg).tag == "{http://www.w3.org/2000/svg}svg"  # still SVG to an XML reader
