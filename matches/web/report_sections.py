@@ -183,10 +183,13 @@ def grit(report: Report) -> dict:
 
 
 def squads(report: Report) -> dict:
-    """Each team's squad."""
+    """Each team's squad: (player id, name) each, the names linked to the players' pages."""
     lines = {line.get("team"): line for line in report.match.result.get("teams", [])}
     out = [
-        {"team": s.team, "players": [named(report.names, i) for i in lines.get(s.team_id, {}).get("squad") or []]}
+        {
+            "team": s.team,
+            "players": [(i, named(report.names, i)) for i in lines.get(s.team_id, {}).get("squad") or []],
+        }
         for s in report.sides
     ]
     return {"squads": [s for s in out if s["players"]]}

@@ -515,4 +515,6 @@ def test_report_of_a_final_match_shows_the_event_squads_and_wounds(client, final
     assert "Barb Brawlers #3 Barb 3 4 Incapacitated leg (left)" in wounds
     assert "Orc Maulers #4 Orc 4 6 Severed arm (right), Head wound" in wounds
     squads = plain(element(page, "squads"))
-    assert "Barb Brawlers : #1 Barb 1, #2 Barb 2" in squads
+    assert "Barb Brawlers : #1 Barb 1 , #2 Barb 2" in squads  # each name a link
+    first = barbarians.players.get(name="Barb 1")
+    assert f'href="/players/{first.pk}/"' in element(page, "squads")  # issue 14: every player name links
