@@ -111,7 +111,7 @@ class ResultActions:
     def reject(self, request, pk=None):
         """The commissioner sends a submitted or disputed result back (`reason` optional, kept in the audit)."""
         object_or_404(Match, pk=pk)
-        reason = validated(RejectIn, request.data if isinstance(request.data, dict) else {})["reason"]
+        reason = validated(RejectIn, request.data)["reason"]
         services.match_reject(user=request.user, match_id=path_id(pk), reason=reason)
         return self._out(path_id(pk))
 

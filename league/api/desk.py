@@ -181,7 +181,7 @@ class InviteLinkView(generics.ListAPIView):
     )
     def post(self, request, pk: int):
         league = object_or_404(League, pk=pk)
-        data = validated(InviteLinkIn, request.data if isinstance(request.data, dict) else {})
+        data = validated(InviteLinkIn, request.data)
         link = joining.invite_link_create(user=request.user, league=league, reason=data["reason"])
         link = InviteLink.objects.select_related("created_by").get(pk=link.pk)
         return Response(InviteLinkOut(link, context={"request": request}).data, status=status.HTTP_201_CREATED)
@@ -204,7 +204,7 @@ class InviteLinkRevokeView(APIView):
     )
     def post(self, request, pk: int, link_id: int):
         object_or_404(InviteLink, pk=link_id, league_id=pk)
-        data = validated(InviteLinkIn, request.data if isinstance(request.data, dict) else {})
+        data = validated(InviteLinkIn, request.data)
         joining.invite_link_revoke(user=request.user, link_id=path_id(link_id), reason=data["reason"])
         link = InviteLink.objects.select_related("created_by").get(pk=link_id)
         return Response(InviteLinkOut(link, context={"request": request}).data)

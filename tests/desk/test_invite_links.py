@@ -168,3 +168,15 @@ def test_the_invite_links_page_is_the_commissioners_only(client, league, commiss
     client.force_login(commissioner)
     page = client.get(reverse("desk-invite-links", args=[league.pk]))
     assert page.status_code == 200 and 'id="invite-links"' in page.content.decode()
+
+
+@pytest.mark.parametrize("body", [[{}], ["x"], "reason"])
+def test_a_body_that_is_not_an_object_is_a_400_and_makes_or_revokes_nothing(api_as, league, commissioner, body):
+    """Standard 3: bad input gets a clear 4xx and changes nothing (schemathesis sent `[{}]` to revoke)."""
+    path = f"/api/v1/leagues/{league.pk}/invite-links/"
+    assert api_as(commissioner).post(path, body, format="json").status_code == 400
+    assert not InviteLink.objects.exists()
+    made = _make(api_as, commissioner, league)
+    assert api_as(commissioner).post(f"{path}{made['id']}/revoke/", body, format="json").status_code == 400
+    assert InviteLink.objects.get(pk=made["id"]).revoked_at is None
+    assert api_as(commissioner).post(f"{path}{made['id']}/revoke/").status_code == 200  # no body: no reason
