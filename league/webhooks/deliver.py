@@ -37,31 +37,31 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-class _PinnedHTTP(http.client.HTTPConnection):
-    """An HTTP connection to the address the guard checked (or, None, wherever the system resolves the host)."""
+class _Pinned:
+    """A connection to the address the guard checked (or, None, wherever the system resolves the host)."""
 
     def __init__(self, host: str, *, address: str | None, **kwargs):
         super().__init__(host, **kwargs)
         self.address = address
 
+    def _pinned_socket(self) -> socket.socket:
+        return socket.create_connection((self.address, self.port), self.timeout)
+
+
+class _PinnedHTTP(_Pinned, http.client.HTTPConnection):
     def connect(self) -> None:
         if self.address is None:
             return super().connect()
-        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = self._pinned_socket()
 
 
-class _PinnedHTTPS(http.client.HTTPSConnection):
-    """The same over TLS: the certificate is still checked against the host's name (SNI and hostname check)."""
-
-    def __init__(self, host: str, *, address: str | None, **kwargs):
-        super().__init__(host, **kwargs)
-        self.address = address
+class _PinnedHTTPS(_Pinned, http.client.HTTPSConnection):
+    """Over TLS the certificate is still checked against the host's name (SNI and hostname check)."""
 
     def connect(self) -> None:
         if self.address is None:
             return super().connect()
-        sock = socket.create_connection((self.address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        self.sock = self._context.wrap_socket(self._pinned_socket(), server_hostname=self.host)
 
 
 def post(url: str, body: bytes, headers: dict[str, str], *, address: str | None = None) -> int:
