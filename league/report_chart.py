@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from .charts import line_chart
 from .charts.draw import nice_ticks
 
-__all__ = ["nice_ticks", "season_series", "series_from_sides", "team_value_chart", "team_value_png"]
+__all__ = ["nice_ticks", "season_series", "series_from_sides", "team_value_chart", "team_value_charts", "team_value_png"]
 
 
 def _number(value: int) -> str:
@@ -47,6 +47,11 @@ def team_value_chart(series: Mapping[str, Sequence[tuple[str, int]]], *, title: 
 def team_value_png(series: Mapping[str, Sequence[tuple[str, int]]], *, title: str, unit: str) -> bytes:
     """The same chart as PNG bytes, for the e-mail."""
     return line_chart(series, image="png", **_args(series, title, unit))
+
+
+def team_value_charts(series: Mapping[str, Sequence[tuple[str, int]]], *, title: str, unit: str) -> tuple[str, bytes]:
+    """The chart as SVG and as PNG from one drawing (the report's page and its e-mail)."""
+    return line_chart(series, image="both", **_args(series, title, unit))
 
 
 def series_from_sides(

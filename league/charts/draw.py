@@ -73,8 +73,12 @@ def line_chart(
     desc: str,
     legend: Callable[[str, float | None], str] | None = None,
     image: str = "svg",
-) -> str | bytes:
-    """The chart as SVG text (`image="svg"`, safe to place in a page unescaped) or PNG bytes (`image="png"`)."""
+) -> str | bytes | tuple[str, bytes]:
+    """The chart as SVG text (`image="svg"`, safe to place in a page unescaped), PNG bytes (`image="png"`), or
+    both from the one figure (`image="both"`: `(svg, png)`, the layout worked out once — a report shows the SVG
+    and mails the PNG, and the layout is a third of a chart's cost)."""
+    if image not in ("svg", "png", "both"):
+        raise ValueError(f"image: svg, png or both, not {image!r}")
     from matplotlib.ticker import FixedLocator, FuncFormatter
 
     names = list(series)
@@ -121,12 +125,17 @@ def line_chart(
     if names:
         fig.legend(loc="outside lower center", ncols=2, frameon=False, fontsize=9)
     try:
-        if image == "png":
+        svg = png = None
+        if image in ("svg", "both"):
+            text = io.StringIO()
+            fig.savefig(text, format="svg", metadata={"Date": None, "Creator": None})
+            svg = clean(text.getvalue(), title=title, desc=desc, series=names)
+            # The constrained layout has placed the axes and the legend: the PNG keeps that placement.
+            fig.set_layout_engine("none")
+        if image in ("png", "both"):
             buffer = io.BytesIO()
             fig.savefig(buffer, format="png", metadata={"Software": None})
-            return buffer.getvalue()
-        text = io.StringIO()
-        fig.savefig(text, format="svg", metadata={"Date": None, "Creator": None})
-        return clean(text.getvalue(), title=title, desc=desc, series=names)
+            png = buffer.getvalue()
+        return (svg, png) if image == "both" else svg if image == "svg" else png
     finally:
         fig.clear()

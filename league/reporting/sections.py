@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
-from ..report_chart import series_from_sides, team_value_chart, team_value_png
+from ..report_chart import series_from_sides, team_value_charts
 from . import games, gil, injuries, players, results
 from .week import Week
 
@@ -30,12 +30,12 @@ class Parts:
 
     def __init__(self, week: Week):
         self.week = week
-        #: The team-value chart's inputs once drawn, for the e-mail's PNG of the same chart (`chart_png`).
-        self.chart: dict | None = None
+        #: The team-value chart as PNG once drawn (with its SVG, from the one figure), for the e-mail.
+        self.png: bytes | None = None
 
     def chart_png(self) -> bytes | None:
         """The report's chart as PNG (the e-mail's inline image), or None when the report has no chart."""
-        return team_value_png(**self.chart) if self.chart else None
+        return self.png
 
     @cached_property
     def results(self) -> list[dict]:
@@ -74,12 +74,12 @@ def _chart(p: Parts) -> Any:
         current={t.pk: w.value_now[t.pk] for t in teams},
     )
     top = f" (the {len(teams)} highest of {len(w.teams)})" if len(teams) < len(w.teams) else ""
-    p.chart = {
-        "series": series,
-        "title": f"{w.league.name}: team value over the season{top}",
-        "unit": w.rules.report_terms["value_unit"] or "value",
-    }
-    return team_value_chart(**p.chart)
+    svg, p.png = team_value_charts(
+        series,
+        title=f"{w.league.name}: team value over the season{top}",
+        unit=w.rules.report_terms["value_unit"] or "value",
+    )
+    return svg
 
 
 SECTIONS: dict[str, Callable[[Parts], Any]] = {

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from league.models import League
-from league.report_chart import nice_ticks, season_series, team_value_chart, team_value_png
+from league.report_chart import nice_ticks, season_series, team_value_chart, team_value_charts, team_value_png
 from league.reporting import build_report, sections
 from tests.factories import LeagueFactory, UserFactory
 from tests.league.test_report_content import BLITZ_STEPS, ids, play, walk, week_window
@@ -189,3 +189,20 @@ def test_the_chart_keeps_its_default_namespace_whatever_another_library_register
         ET._namespace_map.update(registry)
     assert svg.startswith("<svg") and "ns0:" not in svg
     assert ET.fromstring(svg).tag == "{http://www.w3.org/2000/svg}svg"  # still SVG to an XML reader
+
+def test_both_images_from_one_drawing_are_the_svg_and_the_png_drawn_alone():
+    """A report draws its chart once for the page (SVG) and the e-mail (PNG): the same SVG as drawn alone, and a
+    PNG of the same size and picture as the PNG drawn alone — but for sub-pixel placement, as the layout is worked
+    out once, with the SVG renderer's text metrics."""
+    import io
+
+    from PIL import Image, ImageChops, ImageOps, ImageStat
+
+    svg, png = team_value_charts(SERIES, title="Gil Cup", unit="gil")
+    assert svg == team_value_chart(SERIES, title="Gil Cup", unit="gil")
+    alone = Image.open(io.BytesIO(team_value_png(SERIES, title="Gil Cup", unit="gil"))).convert("L")
+    both = Image.open(io.BytesIO(png)).convert("L")
+    assert both.size == alone.size
+    ink = [ImageOps.invert(image).getbbox() for image in (alone, both)]  # where anything is drawn
+    assert all(abs(a - b) <= 4 for a, b in zip(*ink, strict=True)), ink
+    assert ImageStat.Stat(ImageChops.difference(both, alone)).mean[0] < 12
