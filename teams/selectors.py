@@ -97,19 +97,34 @@ def _aware(moment: dt.datetime) -> dt.datetime:
     return moment if timezone.is_aware(moment) else timezone.make_aware(moment, dt.UTC)
 
 
-def team_list_queryset() -> QuerySet[Team]:
+def team_list_queryset(players: QuerySet[Player] | None = None) -> QuerySet[Team]:
     """Teams as a league's list shows them (roster, coach, treasury, players for the count and the team
     value): three queries for any number of teams — no injuries, sponsorships nor stadiums, which a list
-    never shows."""
+    never shows. `players`: the players' queryset, when a caller reads fewer of their columns."""
     return (
         Team.objects.select_related("coach", "roster")
         .annotate(treasury=_latest_balance(LedgerEntry.Account.TREASURY))
         .prefetch_related(
             Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")),
-            Prefetch("players", queryset=Player.objects.select_related("position").order_by("number", "id")),
+            Prefetch(
+                "players",
+                queryset=(Player.objects.select_related("position") if players is None else players).order_by(
+                    "number", "id"
+                ),
+            ),
         )
         .order_by("name", "id")
     )
+
+
+def team_value_queryset() -> QuerySet[Team]:
+    """Teams as a leaderboard reads them (treasury, Fan Factor and the team value): team_list_queryset's three
+    queries, with each player's columns `team_state` reads and nothing else — not his attributes or skills nor
+    his position's (JSON the database would send and Python decode for every player of the league)."""
+    lean = Player.objects.select_related("position").only(
+        "id", "team_id", "status", "value", "role", "abilities", "number", "position__key"
+    )
+    return team_list_queryset(players=lean)
 
 
 def team_step_queryset(*, sponsorships: bool = True, positions: bool = True, players: bool = True) -> QuerySet[Team]:

@@ -16,7 +16,7 @@ from campaigns.rulesets.stats import by_key, ranked
 from league.models import League
 from matches.models import MatchTeam, PlayerMatch
 from matches.standings import cached_document, table_tag
-from teams.selectors import team_list_queryset, team_state
+from teams.selectors import team_state, team_value_queryset
 
 from .stats import aggregates, unpack
 
@@ -129,7 +129,7 @@ def team_boards(league: League, season: int | None) -> list[dict]:
         return Coalesce(Subquery(query, output_field=IntegerField()), Value(0))
 
     teams = list(
-        team_list_queryset().filter(league=league).annotate(played=counted(Q()), won=counted(Q(outcome="win")))
+        team_value_queryset().filter(league=league).annotate(played=counted(Q()), won=counted(Q(outcome="win")))
     )
     values = {
         "team_value": lambda t: rules.team_value(team_state(team=t), hr),
