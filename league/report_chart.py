@@ -13,7 +13,14 @@ from collections.abc import Mapping, Sequence
 from .charts import line_chart
 from .charts.draw import nice_ticks
 
-__all__ = ["nice_ticks", "season_series", "series_from_sides", "team_value_chart", "team_value_charts", "team_value_png"]
+__all__ = [
+    "nice_ticks",
+    "season_series",
+    "series_from_sides",
+    "team_value_chart",
+    "team_value_charts",
+    "team_value_png",
+]
 
 
 def _number(value: int) -> str:

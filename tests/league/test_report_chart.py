@@ -190,6 +190,7 @@ def test_the_chart_keeps_its_default_namespace_whatever_another_library_register
     assert svg.startswith("<svg") and "ns0:" not in svg
     assert ET.fromstring(svg).tag == "{http://www.w3.org/2000/svg}svg"  # still SVG to an XML reader
 
+
 def test_both_images_from_one_drawing_are_the_svg_and_the_png_drawn_alone():
     """A report draws its chart once for the page (SVG) and the e-mail (PNG): the same SVG as drawn alone, and a
     PNG of the same size and picture as the PNG drawn alone — but for sub-pixel placement, as the layout is worked
