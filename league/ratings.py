@@ -2,12 +2,19 @@
 became final (campaigns/elo.py; the formula in docs/decisions.md, "Elo ratings"). Read from the MatchTeam rows
 (so a correction changes them) and cached exactly per the league's table version (`league_table_changed` runs on
 every confirm, correction and house-rule change). Two queries whatever the league's size: the sides, the teams
-with their coaches; none when cached.
+with their coaches (a third for the names of former coaches, when a team has changed hands); none when cached.
+
+A match counts for the coach who had the team when it became final (the side's snapshot keeps him), not for
+whoever coaches it now: a team handed to another coach (`team_reassign`) does not hand him its past. Matches
+made final before the snapshot kept the coach count for the team's coach now.
 """
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db.models import BooleanField, ExpressionWrapper, Q
+from django.db.models.fields.json import KeyTransform
 
 from campaigns.elo import Game, rate
 from matches.models import Match, MatchTeam
@@ -22,10 +29,18 @@ def _games(league) -> list[Game]:
     sides = (
         MatchTeam.objects.filter(match__league=league, match__status=Match.Status.FINAL)
         .order_by("match__confirmed_at", "match_id", "order")
-        .values_list("match_id", "team_id", "team__coach_id", "outcome")
+        .values_list(
+            "match_id",
+            "team_id",
+            "team__coach_id",
+            "outcome",
+            KeyTransform("coach", "snapshot"),
+            ExpressionWrapper(Q(snapshot__has_key="coach"), output_field=BooleanField()),
+        )
     )
     by_match: dict[int, list[tuple]] = {}
-    for match_id, team_id, coach_id, outcome in sides:
+    for match_id, team_id, coach_now, outcome, coach_then, kept in sides:
+        coach_id = coach_then if kept else coach_now
         by_match.setdefault(match_id, []).append((team_id, coach_id, outcome))
     games = []
     for match_id, rows in by_match.items():  # dicts keep the confirmed order
@@ -39,7 +54,8 @@ def _games(league) -> list[Game]:
 def _compute(league) -> dict:
     hr = league.house_rules
     k, start = hr.get("elo_k", 32), hr.get("elo_start", 1500)
-    ratings = rate(_games(league), k=k, start=start)
+    games = _games(league)
+    ratings = rate(games, k=k, start=start)
     teams = list(Team.objects.filter(league=league).select_related("coach").order_by("name", "pk"))
     team_rows = [
         {
@@ -52,7 +68,12 @@ def _compute(league) -> dict:
         }
         for t in teams
     ]
+    # The league's coaches now, and every coach a rated match counted for (a former coach keeps his rating).
     coaches = {t.coach_id: t.coach.username for t in teams if t.coach_id is not None}
+    former = {c for g in games for c in (g.coach_a, g.coach_b) if c is not None} - coaches.keys()
+    if former:
+        users = get_user_model().objects.filter(pk__in=former)
+        coaches |= dict(users.values_list("pk", get_user_model().USERNAME_FIELD))
     coach_rows = [
         {
             "coach": user_id,

@@ -66,6 +66,7 @@ DATED_FIELDS = (
 
 def _snapshot(book: TeamBook) -> dict:
     return {
+        "coach": book.coach_id,
         "team_value": sum(p["value"] for p in book.players.values()),
         "treasury": book.balance,
         "fan_factor": book.fan_factor,

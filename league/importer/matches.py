@@ -79,7 +79,7 @@ def read_matches(state: ImportState, chunk: list[tuple[str, Any]]) -> None:
                     mvp_id=field(side, here, "mvp", player, None),
                     outcome=field(side, here, "outcome", text(choices=SIDE_OUTCOMES), ""),
                     league_points=field(side, here, "league_points", integer(-32768, 32767), 0),
-                    snapshot=state.remap(field(side, here, "snapshot", json_value(dict), {})),
+                    snapshot=_snapshot(state, field(side, here, "snapshot", json_value(dict), {})),
                 )
             )
         if len({s.order for s in sides if s.match is match}) != len(seen_teams):
@@ -197,3 +197,12 @@ def write_history(state: ImportState) -> None:
             )
         PlayerMatch.objects.bulk_create(rows)
     state.history = []
+
+
+def _snapshot(state, snapshot: dict) -> dict:
+    """A side's snapshot with its ids mapped; its coach (another site's user) is the importer, who coaches every
+    imported team (league/ratings.py counts a match for the snapshot's coach)."""
+    out = state.remap(snapshot)
+    if out.get("coach") is not None:
+        out["coach"] = state.user.pk
+    return out

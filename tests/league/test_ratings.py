@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from campaigns.elo import Game, expected, rate
-from league.models import League
+from league.models import League, Membership
+from teams.members import team_reassign
 from tests.factories import LeagueFactory, UserFactory
 from tests.league.test_report_content import BLITZ_STEPS, ids, play, walk
 from tests.matches.conftest import full_team
@@ -82,6 +83,41 @@ def test_ratings_through_the_api_worked_by_hand_and_a_correction_changes_them(ap
     body = api_as(None).get(f"/api/v1/leagues/{league.pk}/ratings/").json()
     # C beat A (1516) instead: Ea 0.523010, A −32·0.523010 = −16.74 → 1499.3, C 1516.7.
     assert _by_team(body) == {"E C": (1516.7, 1), "E A": (1499.3, 2), "E B": (1484.0, 1)}
+
+
+def test_a_match_counts_for_the_coach_who_had_the_team_not_for_its_next_coach(api_as):
+    """A team handed to another coach (`team_reassign`) keeps its rating; its past matches stay its old coach's
+    (the side's snapshot keeps the coach), and only its matches after the handover count for the new one."""
+    commissioner, league, a, b, c = _three_teams(api_as, "H")
+    first = play(api_as, commissioner, b.coach, league, [a, b], res(a, 1, b, 0))
+    carol = UserFactory(username="elo-H-carol")
+    Membership.objects.create(league=league, user=carol, role=Membership.Role.COACH)
+    team_reassign(user=commissioner, team_id=a.pk, coach_id=carol.pk, reason="A's coach moved away")
+    walk(
+        api_as,
+        commissioner,
+        first,
+        a,
+        BLITZ_STEPS,
+        fortune=({"reroll_winnings": False, "seek_sponsor": False}, {"winnings": [3], "fan_factor": [1, 1, 1]}),
+        prepare=({}, {"expensive_mistakes": [6]}),
+    )
+    play(api_as, commissioner, c.coach, league, [a, c], res(a, 0, c, 1))
+
+    body = api_as(None).get(f"/api/v1/leagues/{league.pk}/ratings/").json()
+    # The team: beat B (1516), then lost to C (1500) at Ea 0.523010: −16.74 → 1499.3; C 1516.7.
+    assert _by_team(body) == {"H C": (1516.7, 1), "H A": (1499.3, 2), "H B": (1484.0, 1)}
+    # The coaches: the old one keeps the win (1516, one match, though he coaches no team now); Carol rated
+    # 1500 lost to C's coach at 1500: 1500 − 16 = 1484.
+    coaches = {row["username"]: (row["rating"], row["matches"]) for row in body["coaches"]}
+    assert coaches == {
+        "elo-H-A": (1516.0, 1),
+        "elo-H-C": (1516.0, 1),
+        "elo-H-B": (1484.0, 1),
+        "elo-H-carol": (1484.0, 1),
+    }
+    row = next(row for row in body["teams"] if row["name"] == "H A")
+    assert row["coach"] == carol.pk  # the team's coach now
 
 
 def test_k_and_the_start_are_house_rules_validated_like_the_others(api_as):
