@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Value, prefetch_related_objects
 from django.db.models.functions import Coalesce
@@ -117,14 +118,45 @@ def team_list_queryset(players: QuerySet[Player] | None = None) -> QuerySet[Team
     )
 
 
-def team_value_queryset() -> QuerySet[Team]:
-    """Teams as a leaderboard reads them (treasury, Fan Factor and the team value): team_list_queryset's three
-    queries, with each player's columns `team_state` reads and nothing else — not his attributes or skills nor
-    his position's (JSON the database would send and Python decode for every player of the league)."""
-    lean = Player.objects.select_related("position").only(
-        "id", "team_id", "status", "value", "role", "abilities", "number", "position__key"
+#: What a team's value reads of a player (`team_state`), read as a row rather than a model instance.
+class _PositionKey(NamedTuple):
+    key: str
+
+
+class _ValueRow(NamedTuple):
+    pk: int
+    position: _PositionKey
+    status: str
+    value: int
+    role: str
+    abilities: list
+
+
+def league_team_states(*, league_id: int, **annotations) -> tuple[list[Team], dict[int, TeamState]]:
+    """A league's teams (name order) with their treasuries and any `annotations` asked, and each one's
+    plain-value state as the rules read it for its team value: three queries whatever the league's size (the
+    teams with their rosters, the rosters' positions, and the players' columns the value reads, as rows). A
+    leaderboard of 400 teams built 10,000 model instances (each player and his position) for a few numbers
+    each; read as rows the same takes a fraction of the time."""
+    teams = list(
+        Team.objects.filter(league_id=league_id)
+        .select_related("roster")
+        .annotate(treasury=_latest_balance(LedgerEntry.Account.TREASURY), **annotations)
+        .prefetch_related(Prefetch("roster__positions", queryset=Position.objects.order_by("order", "id")))
+        .order_by("name", "id")
     )
-    return team_list_queryset(players=lean)
+    by_team: dict[int, list[_ValueRow]] = {t.pk: [] for t in teams}
+    rows = (
+        Player.objects.filter(team__league_id=league_id)
+        .order_by("number", "id")
+        .values_list("id", "team_id", "position__key", "status", "value", "role", "abilities")
+    )
+    for pk, team_id, position, status, value, role, abilities in rows:
+        if team_id in by_team:
+            by_team[team_id].append(_ValueRow(pk, _PositionKey(position), status, value, role, abilities))
+    specs = {t.roster_id: t.roster.spec() for t in teams}
+    states = {t.pk: team_state(team=t, players=by_team[t.pk], roster=specs[t.roster_id]) for t in teams}
+    return teams, states
 
 
 def team_step_queryset(*, sponsorships: bool = True, positions: bool = True, players: bool = True) -> QuerySet[Team]:

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.players.career import player_career, player_row
-from league.players.leaders import leaders, league_row, parse_season, parse_stat
+from league.players.leaders import leaders, league_row, parse_season, parse_stat, team_boards
 from league.players.records import league_records
 from teams.api import PlayerOut
 
@@ -110,6 +110,41 @@ class LeadersView(APIView):
         if request.accepted_renderer.format == "csv":
             return csv_response(LEADER_COLUMNS, body["rows"], f"leaders-{league.pk}-{stat}-{body['season']}.csv")
         return Response(body)
+
+
+class TeamLeadersView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("season", OpenApiTypes.STR, description="A season's number, or `all` (default: open)."),
+        ],
+        responses={
+            200: OpenApiResponse(
+                description="{season, boards: [{key, label, rows: [{position, team, name, value}]}]}: the teams' "
+                "leaderboards the ruleset has, each the top 10"
+            ),
+            400: OpenApiResponse(description="A season the league has not had."),
+            404: OpenApiResponse(description="No such league."),
+        },
+    )
+    def get(self, request, pk: int):
+        league = league_row(path_id(pk))
+        if league is None:
+            raise Http404("No such league.")
+        season = parse_season(league, request.query_params.get("season"))
+        boards = [
+            {
+                "key": board["key"],
+                "label": board["label"],
+                "rows": [
+                    {"position": n, "team": team.pk, "name": team.name, "value": value}
+                    for n, (team, value) in enumerate(board["rows"], start=1)
+                ],
+            }
+            for board in team_boards(league, season)
+        ]
+        return Response({"season": "all" if season is None else season, "boards": boards})
 
 
 class RecordsView(APIView):

@@ -104,6 +104,7 @@ urlpatterns = [
     path("teams/<int:pk>/reassign/", desk.TeamReassignView.as_view(), name="api-team-reassign"),
     path("players/<int:pk>/", players.PlayerDetailView.as_view(), name="api-player"),
     path("leagues/<int:pk>/leaders/", players.LeadersView.as_view(), name="api-league-leaders"),
+    path("leagues/<int:pk>/leaders/teams/", players.TeamLeadersView.as_view(), name="api-league-team-leaders"),
     path("leagues/<int:pk>/records/", players.RecordsView.as_view(), name="api-league-records"),
     path("", include(router.urls)),
 ]

@@ -16,7 +16,7 @@ from campaigns.rulesets.stats import by_key, ranked
 from league.models import League
 from matches.models import MatchTeam, PlayerMatch
 from matches.standings import cached_document, table_tag
-from teams.selectors import team_state, team_value_queryset
+from teams.selectors import league_team_states
 
 from .stats import aggregates, unpack
 
@@ -112,14 +112,8 @@ def leaders(league: League, stat: str, season: int | None) -> dict:
     return {"stat": stat, "season": "all" if season is None else season, "rows": all_leaders(league, season)[stat]}
 
 
-def team_boards(league: League, season: int | None) -> list[dict]:
-    """The teams' leaderboards the ruleset has (`Ruleset.team_leaderboards`), each `{key, label, rows}` of the
-    top 10 `(team, value)`: team value, treasury and Fan Factor as they stand; the win rate (wins / matches, in
-    per cent, of the season asked) of teams that played. Three queries (the league's team list)."""
-    rules, hr = league.rules, league.house_rules
-    boards = rules.team_leaderboards
-    if not boards:
-        return []
+def _win_counts(league: League, season: int | None) -> dict[str, Coalesce]:
+    """Each team's final matches and wins (of `season`, or all), as annotations of the teams' query."""
     sides = MatchTeam.objects.filter(team=OuterRef("pk"), match__status="final")
     if season is not None:
         sides = sides.filter(match__season=season)
@@ -128,14 +122,44 @@ def team_boards(league: League, season: int | None) -> list[dict]:
         query = sides.filter(condition).order_by().values("team").annotate(n=Count("id")).values("n")
         return Coalesce(Subquery(query, output_field=IntegerField()), Value(0))
 
-    teams = list(
-        team_value_queryset().filter(league=league).annotate(played=counted(Q()), won=counted(Q(outcome="win")))
-    )
+    return {"played": counted(Q()), "won": counted(Q(outcome="win"))}
+
+
+def team_boards(league: League, season: int | None) -> list[dict]:
+    """The teams' leaderboards the ruleset has (`Ruleset.team_leaderboards`), each `{key, label, rows}` of the
+    top 10 `(team, value)`: team value, treasury and Fan Factor as they stand; the win rate (wins / matches, in
+    per cent, of the season asked) of teams that played. Three queries (the league's team list).
+
+    The win counts change only with the league's table (a result confirmed, corrected or rejected, a season
+    turned), so they are cached exactly under its table version, like the players' leaders: counting them is
+    two subqueries over every team's matches, most of the page's time at 400 teams and 10,000 matches. On a
+    miss they come with the teams' query, so the page reads the same three queries either way."""
+    rules, hr = league.rules, league.house_rules
+    boards = rules.team_leaderboards
+    if not boards:
+        return []
+    loaded: dict[str, tuple] = {}
+
+    def render() -> bytes:  # a miss: the teams' query counts them, and is kept for the boards below
+        loaded["teams"] = league_team_states(league_id=league.pk, **_win_counts(league, season))
+        return json.dumps({t.pk: [t.played, t.won] for t in loaded["teams"][0]}).encode()
+
+    counts: dict[int, list[int]] = {}
+    if any(key == "win_rate" for key, _ in boards):
+        name = f"team-wins:{'all' if season is None else season}"
+        document = cached_document(tag=tag_of(league), name=name, render=render)
+        counts = {int(team): pair for team, pair in json.loads(document).items()}
+    teams, states = loaded.get("teams") or league_team_states(league_id=league.pk)
+
+    def win_rate(team) -> int | None:
+        played, won = counts.get(team.pk, (0, 0))  # a team made after the counts has played no final match
+        return round(100 * won / played) if played else None
+
     values = {
-        "team_value": lambda t: rules.team_value(team_state(team=t), hr),
+        "team_value": lambda t: rules.team_value(states[t.pk], hr),
         "treasury": lambda t: t.treasury,
         "fan_factor": lambda t: t.fan_factor,
-        "win_rate": lambda t: round(100 * t.won / t.played) if t.played else None,
+        "win_rate": win_rate,
     }
     out = []
     for key, label in boards:
