@@ -10,6 +10,7 @@ from matches import services
 from teams.models import Player
 from tests.factories import TeamFactory, UserFactory
 from tests.web.matchpages.helpers import (
+    plain,
     play_standard,
     players,
     report_url,
@@ -72,8 +73,10 @@ def test_mvp_choices_are_the_teams_players_able_to_play(client, match, humes, go
     assert f'value="{h[1].pk}"' in mvp_select and "#1 Hume 1 (Lineman)" in mvp_select
     assert f'value="{h[11].pk}"' not in mvp_select
     assert f'name="player_{h[11].pk}_touchdowns"' not in page
-    assert "Missing this match: Hume 11." in page
+    assert "Missing this match: Hume 11." in plain(page).replace(" .", ".")
     assert "Gob 1" not in mvp_select
+    # Issue 14: every player's name links to his page, the ones missing the match too.
+    assert f'<a href="/players/{h[11].pk}/" class="player-link">Hume 11</a>' in page
 
 
 def test_entering_a_result_through_the_form_sends_the_expected_body_and_stores_it(
