@@ -21,7 +21,7 @@ from matches.models import Match, MatchTeam
 from teams.models import Team
 
 #: Raise when the document's shape changes.
-KEY_FORMAT = 1
+KEY_FORMAT = 2
 TIMEOUT = 24 * 60 * 60
 
 
@@ -93,25 +93,68 @@ def _compute(league) -> dict:
     }
 
 
-def league_ratings(league) -> dict:
-    """The league's ratings document at the table version `league` was loaded with (cached, exact)."""
-    key = f"ratings:{KEY_FORMAT}:{league.pk}:{league.table_version}"
-    body = cache.get(key)
+#: How many of a team's latest ratings the league's document lists (its whole history is the team's own, paged).
+RECENT = 20
+#: A team's rating history, this many a page.
+HISTORY_PAGE = 50
+
+
+def _documents(league) -> tuple[str, str]:
+    base = f"{KEY_FORMAT}:{league.pk}:{league.table_version}"
+    return f"ratings:{base}", f"ratings-full:{base}"
+
+
+def _summary(full: dict) -> dict:
+    """The league's document: each team's latest `RECENT` ratings (`history`, oldest first) and how many it has
+    (`history_count`), so its size grows with the teams, not with the matches played."""
+    teams = [
+        {**row, "history": row["history"][-RECENT:], "history_count": len(row["history"])} for row in full["teams"]
+    ]
+    return {**full, "teams": teams}
+
+
+def _full(league) -> dict:
+    summary_key, full_key = _documents(league)
+    body = cache.get(full_key)
     if body is None:
         body = _compute(league)
-        cache.set(key, body, TIMEOUT)
+        cache.set_many({full_key: body, summary_key: _summary(body)}, TIMEOUT)
     return body
 
 
+def league_ratings(league) -> dict:
+    """The league's ratings document at the table version `league` was loaded with (cached, exact), each team's
+    history its latest `RECENT` ratings."""
+    body = cache.get(_documents(league)[0])
+    return _summary(_full(league)) if body is None else body
+
+
+def team_rating_history(league, team_id: int, *, page: int = 1) -> dict | None:
+    """One team's row with its whole rating history, oldest first, `HISTORY_PAGE` a page (an unknown page is the
+    nearest one): `{..., history, history_page: {page, pages, count}}`; None for a team not of the league."""
+    row = next((row for row in _full(league)["teams"] if row["team"] == team_id), None)
+    if row is None:
+        return None
+    count = len(row["history"])
+    pages = max(1, -(-count // HISTORY_PAGE))
+    page = min(max(1, page), pages)
+    history = row["history"][(page - 1) * HISTORY_PAGE : page * HISTORY_PAGE]
+    return {**row, "history": history, "history_page": {"page": page, "pages": pages, "count": count}}
+
+
 def rating_chart(body: dict, *, title: str, limit: int = 10) -> str:
-    """An SVG of the highest-rated teams' rating after each of their matches (league.charts)."""
+    """An SVG of the highest-rated teams' latest ratings (league.charts): each line the team's last `RECENT`
+    ratings, ending at its latest (x: matches before it), and its start rating when that is all it has played."""
     from .charts import line_chart
 
     shown = [row for row in body["teams"] if row["history"]][:limit]
-    series = {
-        row["name"]: [("start", body["start"])] + [(str(n), p["rating"]) for n, p in enumerate(row["history"], start=1)]
-        for row in shown
-    }
+    series = {}
+    for row in shown:
+        history, count = row["history"], row.get("history_count", len(row["history"]))
+        points = [(_ago(len(history) - 1 - n), p["rating"]) for n, p in enumerate(history)]
+        if count == len(history):  # the team's first match is shown: start from the start rating
+            points.insert(0, (_ago(len(history)), body["start"]))
+        series[row["name"]] = points
     desc = f"{title}: " + (
         "; ".join(f"{name} {points[-1][1]:,}" for name, points in series.items()) or "no match rated yet"
     )
@@ -119,8 +162,12 @@ def rating_chart(body: dict, *, title: str, limit: int = 10) -> str:
         series,
         title=title,
         y_label="Elo rating",
-        x_label="Matches played",
+        x_label="Matches before the latest",
         empty="No match rated yet",
         desc=desc,
         legend=lambda name, last: f"{name} — {last:,.1f}" if last is not None else name,
     )
+
+
+def _ago(n: int) -> str:
+    return "latest" if n == 0 else f"−{n}"

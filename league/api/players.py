@@ -14,6 +14,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from league.paging import page_number
 from league.players.career import player_career, player_row
 from league.players.leaders import leaders, league_row, parse_season, parse_stat, team_boards
 from league.players.records import league_records
@@ -75,7 +76,7 @@ class PlayerDetailView(APIView):
         if player is None:
             raise Http404("No such player.")
         page = request.query_params.get("page", "1")
-        doc = player_career(player, page=int(page) if page.isdigit() else 1)
+        doc = player_career(player, page=page_number(page))
         data = PlayerOut(player, context={"request": request}).data
         team = player.team
         return Response({**data, "team": team.pk, "team_name": team.name, "league": team.league_id, **doc})

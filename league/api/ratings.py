@@ -3,16 +3,19 @@ document league/ratings.py computes and caches per table version; documented in 
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.models import League
-from league.ratings import league_ratings
+from league.paging import page_number
+from league.ratings import league_ratings, team_rating_history
 
-from .lookup import object_or_404
+from .lookup import object_or_404, path_id
 
 
 class RatingPointOut(serializers.Serializer):
@@ -26,7 +29,19 @@ class TeamRatingOut(serializers.Serializer):
     coach = serializers.IntegerField(allow_null=True)
     rating = serializers.FloatField()
     matches = serializers.IntegerField()
-    history = RatingPointOut(many=True)
+    history = RatingPointOut(many=True, help_text="The team's latest ratings (at most 20), oldest first.")
+    history_count = serializers.IntegerField(help_text="How many rated matches the team's whole history has.")
+
+
+class HistoryPageOut(serializers.Serializer):
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+    count = serializers.IntegerField()
+
+
+class TeamRatingHistoryOut(TeamRatingOut):
+    history = RatingPointOut(many=True, help_text="The page's ratings, oldest first (50 a page).")
+    history_page = HistoryPageOut()
 
 
 class CoachRatingOut(serializers.Serializer):
@@ -46,7 +61,7 @@ class RatingsOut(serializers.Serializer):
 
 class RatingsView(APIView):
     """GET: every team's and coach's Elo rating, highest first (ties: more matches, then name), each team with its
-    rating after each of its rated matches."""
+    latest ratings (its whole history, paged: TeamRatingHistoryView)."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
 
@@ -54,3 +69,24 @@ class RatingsView(APIView):
     def get(self, request, pk: int):
         league = object_or_404(League, pk=pk)
         return Response(league_ratings(league))
+
+
+class TeamRatingHistoryView(APIView):
+    """GET: one team's rating row with its whole history after each rated match, oldest first, 50 a page."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("page", OpenApiTypes.INT, description="The history's page (50 each).")],
+        responses={
+            200: TeamRatingHistoryOut,
+            404: OpenApiResponse(description="No such league, or no such team in it."),
+        },
+    )
+    def get(self, request, pk: int, team_id: int):
+        league = object_or_404(League, pk=pk)
+        raw = request.query_params.get("page", "1")
+        body = team_rating_history(league, path_id(team_id), page=page_number(raw))
+        if body is None:
+            raise Http404("No such team in this league.")
+        return Response(body)

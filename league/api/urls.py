@@ -48,6 +48,11 @@ urlpatterns = [
     path("leagues/<int:pk>/audit/", seasons.AuditListView.as_view(), name="api-league-audit"),
     path("leagues/<int:pk>/ratings/", ratings.RatingsView.as_view(), name="api-league-ratings"),
     path(
+        "leagues/<int:pk>/ratings/teams/<int:team_id>/",
+        ratings.TeamRatingHistoryView.as_view(),
+        name="api-league-team-rating",
+    ),
+    path(
         "leagues/<int:pk>/house-rules/next-season/",
         seasons.NextSeasonRulesView.as_view(),
         name="api-league-next-season-rules",

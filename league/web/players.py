@@ -8,6 +8,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from campaigns.errors import RuleViolation
+from league.paging import page_number
 from league.players.career import player_career, player_row
 from league.players.leaders import all_leaders, league_row, parse_season, team_boards
 from league.players.records import league_records
@@ -22,7 +23,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if player is None:
         raise Http404("No such player.")
     page = request.GET.get("page", "1")
-    doc = player_career(player, page=int(page) if page.isdigit() else 1)
+    doc = player_career(player, page=page_number(page))
     rules = player.team.league.rules
     keys = [spec.key for spec in rules.player_stats]
     for row in [doc["career"], *doc["seasons"], *doc["history"]]:

@@ -164,3 +164,47 @@ def test_the_page_shows_both_tables_and_a_chart_readable_without_javascript(api_
     assert "1516.0" in page and "1484.0" in page and "elo-P-A" in page
     assert "<svg" in page and "<title>Elo P: Elo rating after each match</title>" in page
     assert 'aria-label="P A"' in page and "style=" not in page.split("<svg", 1)[1].split("</svg>", 1)[0]
+
+
+def test_the_leagues_document_lists_each_teams_latest_ratings_and_the_team_its_whole_history_paged():
+    """Issue 12's rule for issue 14's ratings: the league's document grows with its teams, not its matches; a
+    team's whole history is its own, 50 a page (an unknown page is the nearest one)."""
+    from matches.models import MatchTeam
+    from teams.models import Team
+    from tests.bulk_league import bulk_league
+
+    league = bulk_league(teams=3, finals=90, fixtures=0, prefix="hist")
+    api = api_client()
+    body = api.get(f"/api/v1/leagues/{league.pk}/ratings/").json()
+    team = Team.objects.filter(league=league).order_by("pk").first()
+    played = MatchTeam.objects.filter(team=team, match__status="final").count()
+    assert 50 < played <= 90
+    row = next(r for r in body["teams"] if r["team"] == team.pk)
+    assert row["matches"] == played and row["history_count"] == played and len(row["history"]) == 20
+
+    url = f"/api/v1/leagues/{league.pk}/ratings/teams/{team.pk}/"
+    first, second = api.get(url).json(), api.get(url + "?page=2").json()
+    assert first["history_page"] == {"page": 1, "pages": 2, "count": played} and len(first["history"]) == 50
+    assert second["history_page"]["page"] == 2 and len(second["history"]) == played - 50
+    whole = first["history"] + second["history"]
+    assert whole[-20:] == row["history"] and whole[-1]["rating"] == row["rating"]
+    mine = MatchTeam.objects.filter(team=team).order_by("match__confirmed_at", "match_id")
+    assert [p["match"] for p in whole] == list(mine.values_list("match_id", flat=True))  # oldest first
+    for odd in ("99", "²", "9" * 5000, "-1", "x"):
+        response = api.get(url, {"page": odd})
+        assert response.status_code == 200, odd
+        assert response.json()["history_page"]["page"] == (2 if odd == "99" else 1), odd
+    other = bulk_league(teams=2, finals=0, fixtures=0, prefix="other")
+    stranger = Team.objects.filter(league=other).first()
+    assert api.get(f"/api/v1/leagues/{league.pk}/ratings/teams/{stranger.pk}/").status_code == 404
+    assert api.get(f"/api/v1/leagues/999999/ratings/teams/{team.pk}/").status_code == 404
+
+
+def test_the_chart_draws_each_top_teams_latest_ratings_ending_together(client):
+    """The page's chart: the top teams' last 20 ratings, each line ending at the same "latest" column."""
+    from tests.bulk_league import bulk_league
+
+    league = bulk_league(teams=3, finals=45, fixtures=0, prefix="chart")
+    page = client.get(f"/leagues/{league.pk}/ratings/").content.decode()
+    svg = page.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert "Matches before the latest" in svg and ">latest<" in svg and ">−19<" in svg and ">−20<" not in svg

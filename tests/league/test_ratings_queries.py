@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from teams.models import Team
 from tests.bulk_league import bulk_league
 
 pytestmark = pytest.mark.django_db
@@ -20,13 +21,19 @@ def big(request):
     return bulk_league(teams=request.param)
 
 
-@pytest.mark.parametrize("url", ["/api/v1/leagues/{}/ratings/", "/leagues/{}/ratings/"], ids=["api", "page"])
+@pytest.mark.parametrize(
+    "url",
+    ["/api/v1/leagues/{}/ratings/", "/leagues/{}/ratings/", "/api/v1/leagues/{}/ratings/teams/{}/"],
+    ids=["api", "page", "team-history"],
+)
 def test_the_ratings_read_in_fixed_queries_at_any_league_size(client, big, url):
+    team = Team.objects.filter(league=big).order_by("pk").first()
+    url = url.format(big.pk, team.pk)
     cache.clear()
     counts = []
     for _ in range(2):  # cold, then warm
         with CaptureQueriesContext(connection) as queries:
-            response = client.get(url.format(big.pk))
+            response = client.get(url)
         assert response.status_code == 200
         counts.append(len(queries))
     assert counts[0] <= 5 and counts[1] <= counts[0], counts
