@@ -57,6 +57,9 @@ TOP_IN, RIGHT_IN, X_AXIS_IN = 0.42, 0.2, 0.5
 LEGEND_ROW_IN, LEGEND_PAD_IN = 0.22, 0.1
 #: Left of the y tick labels: the y label, its pad and the ticks (inches).
 Y_LABEL_IN = 0.42
+TITLE_FONT = {"fontsize": 12, "fontweight": "bold"}
+#: Each line a long title wraps onto (inches).
+TITLE_LINE_IN = 0.22
 
 
 def _pyplot_free_figure(height: float):
@@ -74,24 +77,41 @@ def _pyplot_free_figure(height: float):
     return fig
 
 
-def _place(fig, ax, tick_labels: Sequence[str], legend_rows: int) -> None:
-    """Put the axes in fixed margins, the left one sized to the widest y tick label (measured once).
+def _measure(fig, ax, text: str, **font) -> float:
+    """How wide `text` is drawn, in inches (one text laid out, then removed)."""
+    probe = ax.text(0, 0, text, **font)
+    width = probe.get_window_extent(renderer=fig.canvas.get_renderer()).width / fig.dpi
+    probe.remove()
+    return width
 
-    matplotlib's constrained layout found these by laying every text out several times before each save: two
-    thirds of a chart's time (issue 12's weekly reports draw one per league). The margins are what it found for
-    these charts: the title above, the x ticks and label below, then the legend's rows at the foot."""
+
+def _place(fig, ax, title: str, tick_labels: Sequence[str], legend_rows: int) -> None:
+    """Title the chart and put the axes in fixed margins: the left one sized to the widest y tick label, the top
+    one to the title, wrapped to the width there is (the figure grows a line's height for each line it adds).
+
+    matplotlib's constrained layout found these margins by laying every text out several times before each
+    save: two thirds of a chart's time (issue 12's weekly reports draw one per league). The margins are what it
+    found for these charts: the title above, the x ticks and label below, then the legend's rows at the foot."""
+    import textwrap
+
     import matplotlib
 
-    height = fig.get_figheight()
-    widest = max(tick_labels, key=len, default="")
-    probe = ax.text(0, 0, widest, fontsize=matplotlib.rcParams["ytick.labelsize"])
-    width_in = probe.get_window_extent(renderer=fig.canvas.get_renderer()).width / fig.dpi
-    probe.remove()
+    left_in = Y_LABEL_IN + _measure(
+        fig, ax, max(tick_labels, key=len, default=""), fontsize=matplotlib.rcParams["ytick.labelsize"]
+    )
+    room_in = WIDTH_INCHES - left_in - RIGHT_IN
+    wide_in = _measure(fig, ax, title, **TITLE_FONT) if title else 0
+    if wide_in > room_in:
+        title = "\n".join(textwrap.wrap(title, max(12, int(len(title) * room_in / wide_in))))
+    extra_in = TITLE_LINE_IN * title.count("\n")
+    height = fig.get_figheight() + extra_in
+    fig.set_figheight(height)
+    ax.set_title(title, loc="left", **TITLE_FONT)
     legend_in = LEGEND_ROW_IN * legend_rows + LEGEND_PAD_IN if legend_rows else 0
     fig.subplots_adjust(
-        left=(Y_LABEL_IN + width_in) / WIDTH_INCHES,
+        left=left_in / WIDTH_INCHES,
         right=1 - RIGHT_IN / WIDTH_INCHES,
-        top=1 - TOP_IN / height,
+        top=1 - (TOP_IN + extra_in) / height,
         bottom=(X_AXIS_IN + legend_in) / height,
     )
 
@@ -122,7 +142,6 @@ def line_chart(
     legend_rows = math.ceil(len(names) / 2)
     fig = _pyplot_free_figure(3.4 + LEGEND_ROW_IN * legend_rows)
     ax = fig.add_subplot()
-    ax.set_title(title, loc="left", fontsize=12, fontweight="bold")
     ax.set_xlabel(x_label)
     ax.set_ylabel(y_label)
     ax.grid(True, axis="y", color="#e5e5e5")
@@ -134,7 +153,9 @@ def line_chart(
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: _number(v)))
     ax.set_ylim(ticks[0], ticks[-1])
     every = max(1, math.ceil(len(axis) / 12))
-    shown = [i for i in range(len(axis)) if i % every == 0 or i == len(axis) - 1]
+    shown = list(range(0, len(axis), every))
+    if axis and shown[-1] != len(axis) - 1:  # the last column ("now") always, in place of a label too close
+        shown[-1:] = [shown[-1], len(axis) - 1] if len(axis) - 1 - shown[-1] >= max(2, every / 2) else [len(axis) - 1]
     ax.set_xticks(shown, [axis[i] for i in shown])
     ax.set_xlim(-0.5, max(0.5, len(axis) - 0.5))
     if not values:
@@ -154,6 +175,7 @@ def line_chart(
             label=legend(name, last) if legend else name,
         )
         line.set_gid(f"series-{n}")
+    _place(fig, ax, title, [_number(t) for t in ticks], legend_rows if names else 0)
     if names:
         fig.legend(
             loc="lower center",
@@ -162,7 +184,6 @@ def line_chart(
             frameon=False,
             fontsize=9,
         )
-    _place(fig, ax, [_number(t) for t in ticks], legend_rows if names else 0)
     try:
         svg = png = None
         if image in ("svg", "both"):

@@ -207,3 +207,33 @@ def test_both_images_from_one_drawing_are_the_svg_and_the_png_drawn_alone():
     ink = [ImageOps.invert(image).getbbox() for image in (alone, both)]  # where anything is drawn
     assert all(abs(a - b) <= 4 for a, b in zip(*ink, strict=True)), ink
     assert ImageStat.Stat(ImageChops.difference(both, alone)).mean[0] < 12
+
+
+def _texts(svg: str) -> list[str]:
+    import re
+
+    return re.findall(r">([^<>]+)</text>", svg)
+
+
+def test_a_long_title_wraps_and_the_figure_grows_to_hold_it():
+    """With fixed margins (no constrained layout) a title wider than the chart wraps onto another line, and the
+    figure is a line taller, rather than the title running off the picture."""
+    import re
+
+    series = {"Ash Apes": [("1", 100), ("now", 120)]}
+    long = "Bench big league: team value over the season (the 10 highest of 400 teams in the league)"
+    short_svg = team_value_chart(series, title="Short", unit="gil")
+    long_svg = team_value_chart(series, title=long, unit="gil")
+    height = lambda svg: float(re.search(r'<svg[^>]* height="([0-9.]+)pt"', svg).group(1))  # noqa: E731
+    lines = [t for t in _texts(long_svg) if t in long and " " in t]
+    assert len(lines) >= 2 and " ".join(lines) == long
+    assert height(long_svg) > height(short_svg)
+
+
+def test_the_last_column_is_always_labelled_and_never_crowded():
+    """Every `n`th column is labelled and the last ("now") always; a label too close before it gives way."""
+    series = {"Ash Apes": [(str(k), 100 + k) for k in range(1, 52)] + [("now", 170)]}
+    labels = [t for t in _texts(team_value_chart(series, title="T", unit="gil")) if t.isdigit() or t == "now"]
+    x_labels = labels[: labels.index("now") + 1]
+    assert x_labels[0] == "1" and x_labels[-1] == "now" and "51" not in x_labels
+    assert x_labels == ["1", "6", "11", "16", "21", "26", "31", "36", "41", "46", "now"]
