@@ -14,6 +14,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from league.models import League
 from league.paging import page_number
 from league.players.career import player_career, player_row
 from league.players.leaders import leaders, league_row, parse_season, parse_stat, team_boards
@@ -55,6 +56,14 @@ def csv_response(header: list[str], rows: list[dict], filename: str) -> HttpResp
 CSV_RENDERERS = [renderers.JSONRenderer, renderers.BrowsableAPIRenderer, CSVRenderer]
 
 LEADER_COLUMNS = ["position", "player", "name", "team", "team_name", "value"]
+
+
+def _league(pk) -> League:
+    """The league as the leaders and records read it, or 404."""
+    league = league_row(path_id(pk))
+    if league is None:
+        raise Http404("No such league.")
+    return league
 
 
 class PlayerDetailView(APIView):
@@ -101,9 +110,7 @@ class LeadersView(APIView):
         },
     )
     def get(self, request, pk: int):
-        league = league_row(path_id(pk))
-        if league is None:
-            raise Http404("No such league.")
+        league = _league(pk)
         asked = request.query_params
         stat = parse_stat(league, asked.get("stat"))
         season = parse_season(league, asked.get("season"))
@@ -130,9 +137,7 @@ class TeamLeadersView(APIView):
         },
     )
     def get(self, request, pk: int):
-        league = league_row(path_id(pk))
-        if league is None:
-            raise Http404("No such league.")
+        league = _league(pk)
         season = parse_season(league, request.query_params.get("season"))
         boards = [
             {
@@ -158,7 +163,5 @@ class RecordsView(APIView):
         },
     )
     def get(self, request, pk: int):
-        league = league_row(path_id(pk))
-        if league is None:
-            raise Http404("No such league.")
+        league = _league(pk)
         return Response(league_records(league))

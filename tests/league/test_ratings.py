@@ -47,6 +47,19 @@ def res(x, sx, y, sy) -> dict:
     return {"teams": [{"team": x.pk, "score": sx}, {"team": y.pk, "score": sy}], "players": players}
 
 
+def _walk(api_as, commissioner, match_id, team) -> None:
+    """The team's whole Blitz Bowl sequence: no winnings re-roll, no sponsor, no expensive mistake."""
+    walk(
+        api_as,
+        commissioner,
+        match_id,
+        team,
+        BLITZ_STEPS,
+        fortune=({"reroll_winnings": False, "seek_sponsor": False}, {"winnings": [3], "fan_factor": [1, 1, 1]}),
+        prepare=({}, {"expensive_mistakes": [6]}),
+    )
+
+
 def _by_team(body):
     return {row["name"]: (row["rating"], row["matches"]) for row in body["teams"]}
 
@@ -54,15 +67,7 @@ def _by_team(body):
 def test_ratings_through_the_api_worked_by_hand_and_a_correction_changes_them(api_as):
     commissioner, league, a, b, c = _three_teams(api_as, "E")
     first = play(api_as, commissioner, b.coach, league, [a, b], res(a, 1, b, 0))
-    walk(
-        api_as,
-        commissioner,
-        first,
-        a,
-        BLITZ_STEPS,
-        fortune=({"reroll_winnings": False, "seek_sponsor": False}, {"winnings": [3], "fan_factor": [1, 1, 1]}),
-        prepare=({}, {"expensive_mistakes": [6]}),
-    )
+    _walk(api_as, commissioner, first, a)
     second = play(api_as, commissioner, c.coach, league, [a, c], res(a, 1, c, 1))
 
     body = api_as(None).get(f"/api/v1/leagues/{league.pk}/ratings/").json()
@@ -93,15 +98,7 @@ def test_a_match_counts_for_the_coach_who_had_the_team_not_for_its_next_coach(ap
     carol = UserFactory(username="elo-H-carol")
     Membership.objects.create(league=league, user=carol, role=Membership.Role.COACH)
     team_reassign(user=commissioner, team_id=a.pk, coach_id=carol.pk, reason="A's coach moved away")
-    walk(
-        api_as,
-        commissioner,
-        first,
-        a,
-        BLITZ_STEPS,
-        fortune=({"reroll_winnings": False, "seek_sponsor": False}, {"winnings": [3], "fan_factor": [1, 1, 1]}),
-        prepare=({}, {"expensive_mistakes": [6]}),
-    )
+    _walk(api_as, commissioner, first, a)
     play(api_as, commissioner, c.coach, league, [a, c], res(a, 0, c, 1))
 
     body = api_as(None).get(f"/api/v1/leagues/{league.pk}/ratings/").json()

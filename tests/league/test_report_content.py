@@ -445,9 +445,12 @@ def test_the_query_count_is_the_same_for_a_small_and_a_larger_league(api_as):
 # --- ElfBall and Bone Cruncher get their own sections --------------------------------------------------------------
 
 
-def test_an_elfball_week_lists_goal_points_and_a_career_ended(api_as, commissioner):
-    league = LeagueFactory(created_by=commissioner, name="Elf Cup", ruleset="elfball")
-    ann, ben = UserFactory(username="ann"), UserFactory(username="ben")
+def elf_cup(api_as, commissioner, name: str = "Elf Cup", coaches: tuple[str, str] = ("ann", "ben")) -> dict:
+    """An ElfBall league of two seven-player teams (Ash Widows A1–A7, Bog Razorbacks B1–B7) that has played one
+    match through the API, both sequences walked: Widows 9–0 Razorbacks (9 Tests to win), nine goals with A1,
+    A3 and A5 on the field (9 GP each)."""
+    league = LeagueFactory(created_by=commissioner, name=name, ruleset="elfball")
+    ann, ben = (UserFactory(username=username) for username in coaches)
     widows = TeamFactory(league=league, coach=ann, name="Ash Widows", roster="black_widows")
     razors = TeamFactory(league=league, coach=ben, name="Bog Razorbacks", roster="razorbacks")
     for n, position in enumerate(["hunter", "midfielder", "midfielder", "striker", "striker", "striker", "hunter"], 1):
@@ -455,9 +458,7 @@ def test_an_elfball_week_lists_goal_points_and_a_career_ended(api_as, commission
     for n in range(1, 8):
         hire(razors, "hunter" if n <= 4 else "midfielder", name=f"B{n}", number=n)
     a, b = ids(widows), ids(razors)
-    start, end = week_window()
-    # Last week, Widows 9–0 Razorbacks (9 Tests to win): nine goals with A1, A3, A5 on the field (9 GP each).
-    m0 = play(
+    first = play(
         api_as,
         commissioner,
         ben,
@@ -470,7 +471,15 @@ def test_an_elfball_week_lists_goal_points_and_a_career_ended(api_as, commission
         tests_to_win=9,
     )
     for team in (widows, razors):
-        walk(api_as, commissioner, m0, team, ELF_STEPS)
+        walk(api_as, commissioner, first, team, ELF_STEPS)
+    return {"league": league, "widows": widows, "razors": razors, "a": a, "b": b, "ben": ben, "first": first}
+
+
+def test_an_elfball_week_lists_goal_points_and_a_career_ended(api_as, commissioner):
+    cup = elf_cup(api_as, commissioner)
+    league, widows, razors, a, b, ben, m0 = (cup[k] for k in ("league", "widows", "razors", "a", "b", "ben", "first"))
+    start, end = week_window()
+    # Last week, the cup's first match.
     Match.objects.filter(pk=m0).update(confirmed_at=start - timedelta(days=2))
     # This week, Widows 2–1 Razorbacks: two goals with A1, A2, A4 on the field (2 GP each), one with B1, B2
     # (1 GP each). A1 reaches 11 GP and learns Push (+5 points: 105 → 110). B3 flops his Grit Challenge:

@@ -7,43 +7,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import LeagueFactory, TeamFactory, UserFactory, hire
-from tests.league.test_report_content import ELF_STEPS, ids, play, walk
+from tests.league.test_report_content import elf_cup, play
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def elf(api_as, commissioner):
-    league = LeagueFactory(created_by=commissioner, name="Elf Leaders", ruleset="elfball")
-    ann, ben = UserFactory(username="elf-ann"), UserFactory(username="elf-ben")
-    widows = TeamFactory(league=league, coach=ann, name="Ash Widows", roster="black_widows")
-    razors = TeamFactory(league=league, coach=ben, name="Bog Razorbacks", roster="razorbacks")
-    for n, position in enumerate(["hunter", "midfielder", "midfielder", "striker", "striker", "striker", "hunter"], 1):
-        hire(widows, position, name=f"A{n}", number=n)
-    for n in range(1, 8):
-        hire(razors, "hunter" if n <= 4 else "midfielder", name=f"B{n}", number=n)
-    a, b = ids(widows), ids(razors)
-    # Widows 9–0 Razorbacks (9 Tests to win): nine goals with A1, A3, A5 on the field.
-    first = play(
-        api_as,
-        commissioner,
-        ben,
-        league,
-        [widows, razors],
-        {
-            "teams": [{"team": widows.pk, "score": 9}, {"team": razors.pk, "score": 0}],
-            "goals": [{"team": widows.pk, "on_field": [a[1], a[3], a[5]]}] * 9,
-        },
-        tests_to_win=9,
-    )
-    for team in (widows, razors):
-        walk(api_as, commissioner, first, team, ELF_STEPS)
+    cup = elf_cup(api_as, commissioner, "Elf Leaders", ("elf-ann", "elf-ben"))
+    league, widows, razors, a, b = (cup[k] for k in ("league", "widows", "razors", "a", "b"))
     # Widows 2–1 Razorbacks: two goals with A1, A2, A4 on the field, one with B1, B2.
     second = play(
         api_as,
         commissioner,
-        ben,
+        cup["ben"],
         league,
         [widows, razors],
         {
@@ -55,7 +32,7 @@ def elf(api_as, commissioner):
             ],
         },
     )
-    return {"league": league, "widows": widows, "razors": razors, "a": a, "b": b, "matches": [first, second]}
+    return {**cup, "matches": [cup["first"], second]}
 
 
 def board(api, league, stat, season="all"):
