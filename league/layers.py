@@ -55,6 +55,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.input_guard",
             "league.templatetags.*",
             "league.charts.*",  # drawing charts (matplotlib): pure, any app's pages may use it
+            "league.paging",  # a `?page=` value read as a number: pure, for any view that pages a document
         ),
     ),
     ("teams", ("teams.*",)),
