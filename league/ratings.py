@@ -113,20 +113,32 @@ def _summary(full: dict) -> dict:
     return {**full, "teams": teams}
 
 
-def _full(league) -> dict:
+def _compute_and_keep(league) -> tuple[dict, dict]:
+    """The full document and the league's summary of it, computed and cached together."""
     summary_key, full_key = _documents(league)
-    body = cache.get(full_key)
-    if body is None:
-        body = _compute(league)
-        cache.set_many({full_key: body, summary_key: _summary(body)}, TIMEOUT)
-    return body
+    full = _compute(league)
+    summary = _summary(full)
+    cache.set_many({full_key: full, summary_key: summary}, TIMEOUT)
+    return full, summary
+
+
+def _full(league) -> dict:
+    full = cache.get(_documents(league)[1])
+    return _compute_and_keep(league)[0] if full is None else full
 
 
 def league_ratings(league) -> dict:
     """The league's ratings document at the table version `league` was loaded with (cached, exact), each team's
     history its latest `RECENT` ratings."""
-    body = cache.get(_documents(league)[0])
-    return _summary(_full(league)) if body is None else body
+    summary_key, full_key = _documents(league)
+    body = cache.get(summary_key)
+    if body is None:
+        full = cache.get(full_key)
+        if full is None:
+            return _compute_and_keep(league)[1]
+        body = _summary(full)  # the summary was evicted without the full document
+        cache.set(summary_key, body, TIMEOUT)
+    return body
 
 
 def team_rating_history(league, team_id: int, *, page: int = 1) -> dict | None:

@@ -205,3 +205,19 @@ def test_the_chart_draws_each_top_teams_latest_ratings_ending_together(client):
     page = client.get(f"/leagues/{league.pk}/ratings/").content.decode()
     svg = page.split("<svg", 1)[1].split("</svg>", 1)[0]
     assert "Matches before the latest" in svg and ">latest<" in svg and ">−19<" in svg and ">−20<" not in svg
+
+
+def test_the_summary_is_rebuilt_from_the_cached_full_document_without_a_query(django_assert_num_queries):
+    """Both forms are cached together; a summary evicted alone is made again from the full one, not recomputed."""
+    from django.core.cache import cache
+
+    from league.ratings import _documents, league_ratings
+    from tests.bulk_league import bulk_league
+
+    league = League.objects.get(pk=bulk_league(teams=3, finals=30, fixtures=0, prefix="evict").pk)
+    cache.clear()
+    first = league_ratings(league)
+    cache.delete(_documents(league)[0])
+    with django_assert_num_queries(0):
+        assert league_ratings(league) == first
+    assert cache.get(_documents(league)[0]) == first
