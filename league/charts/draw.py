@@ -106,7 +106,8 @@ def _place(fig, ax, title: str, tick_labels: Sequence[str], legend_rows: int) ->
     extra_in = TITLE_LINE_IN * title.count("\n")
     height = fig.get_figheight() + extra_in
     fig.set_figheight(height)
-    ax.set_title(title, loc="left", **TITLE_FONT)
+    # y given: matplotlib skips its search for clear space above the axes (no top ticks here: always 1.0).
+    ax.set_title(title, loc="left", y=1.0, **TITLE_FONT)
     legend_in = LEGEND_ROW_IN * legend_rows + LEGEND_PAD_IN if legend_rows else 0
     fig.subplots_adjust(
         left=left_in / WIDTH_INCHES,
