@@ -74,6 +74,35 @@ def test_the_png_is_an_image_pillow_opens():
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.size[0] == 640 and 300 <= image.size[1] <= 500
     assert png == team_value_png(SERIES, title="Gil Cup", unit="gil")
+    # Issue 12: an 8-bit palette image (Pillow filters no rows of it); the octree palette keeps the lines'
+    # colours and the white ground to within a step or two of each channel.
+    assert image.mode == "P"
+    colours = [rgb for _, rgb in image.convert("RGB").getcolors(256)]
+    for wanted in ((0x1F, 0x77, 0xB4), (0xD6, 0x27, 0x28), (0x2C, 0xA0, 0x2C), (0xFF, 0xFF, 0xFF)):
+        assert min(max(abs(a - b) for a, b in zip(rgb, wanted, strict=True)) for rgb in colours) <= 2, wanted
+
+
+def test_the_legend_has_each_line_in_two_columns_and_cuts_a_long_name_only_there():
+    """The legend is placed in fixed columns (issue 12: matplotlib's legend was a third of a chart's drawing),
+    filled top to bottom as before; a name too long for its column is cut in the legend alone."""
+    long_name = "The Extraordinarily Long-Named Reavers of the North"
+    series = {**SERIES, long_name: [("1", 40_000), ("now", 45_000)]}
+    root = parse(team_value_chart(series, title="Cup", unit="gil"))
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    labels = [t for t in texts if t and " — " in t]
+    assert labels == [
+        "Ash Apes — 61,000 gil",
+        "<Evil & Co> — 57,000 gil",
+        "Quote \"Q\" 'Team' — 52,000 gil",
+        "The Extraordinarily… — 45,000 gil",
+    ]
+    assert [g.get("aria-label") for g in series_groups(root)] == list(series)  # the whole name stays
+    # Two rows: the first two entries in the left column, the next two in the right one, row by row.
+    placed = {t.text: t for t in root.iter(f"{SVG}text") if t.text in labels}
+    xs = [float(placed[label].get("x")) for label in labels]
+    ys = [float(placed[label].get("y")) for label in labels]
+    assert xs[0] == xs[1] < xs[2] == xs[3]
+    assert ys[0] == ys[2] < ys[1] == ys[3]
 
 
 def test_the_chart_escapes_team_names_and_carries_no_script_style_or_external_asset():
