@@ -123,8 +123,10 @@ def _step_posts(league, count: int) -> dict[str, float]:
 
 
 def _reports(big, small_ids: list[int]) -> dict[str, float]:
+    from league.celery import startup_freeze
     from league.reports import report_generate
 
+    startup_freeze()  # as the worker does when it starts (league/celery.py)
     started = time.perf_counter()
     report_generate(league_id=big.pk, regenerate=True)
     big_s = time.perf_counter() - started

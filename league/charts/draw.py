@@ -77,6 +77,14 @@ def _pyplot_free_figure(height: float):
     return fig
 
 
+def preload() -> None:
+    """Import the parts of matplotlib a chart uses (a worker does it once at start: league/celery.py)."""
+    _pyplot_free_figure(1.0)
+    import matplotlib.lines
+    import matplotlib.ticker  # noqa: F401
+    import PIL.PngImagePlugin  # noqa: F401
+
+
 def _measure(fig, ax, text: str, **font) -> float:
     """How wide `text` is drawn, in inches (one text laid out, then removed)."""
     probe = ax.text(0, 0, text, **font)

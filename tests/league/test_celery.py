@@ -26,6 +26,28 @@ def test_beat_schedule_names_registered_tasks():
         assert entry["task"] in app.tasks
 
 
+def test_a_starting_worker_imports_the_charts_and_freezes_its_start_up_objects():
+    """Issue 12: a worker moves the objects alive at its start (Django's, Celery's, matplotlib's) into the
+    collector's permanent generation before its pool forks, so a report's full collections no longer walk them.
+    Run in a fresh interpreter: the signal freezes the whole process it runs in."""
+    import subprocess
+    import sys
+
+    code = (
+        "import gc, sys, django; django.setup()\n"
+        "from celery.signals import worker_init\n"
+        "from league.celery import app\n"
+        "before = gc.get_freeze_count(), 'matplotlib.figure' in sys.modules\n"
+        "worker_init.send(sender=None)\n"
+        "print(*before, gc.get_freeze_count(), 'matplotlib.figure' in sys.modules)\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "league.settings"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=120)
+    frozen_before, charts_before, frozen_after, charts_after = out.stdout.split()
+    assert (frozen_before, charts_before) == ("0", "False")
+    assert int(frozen_after) > 50_000 and charts_after == "True"
+
+
 def test_ledger_audit_task_reports_drift(team):
     hire(team, "lineman")
     assert ledger_audit.apply().get() == 0
