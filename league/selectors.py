@@ -19,6 +19,7 @@ from django.db.models import (
     QuerySet,
     Subquery,
 )
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import JSONObject
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
@@ -56,6 +57,27 @@ def json_rows(rows: QuerySet, group: str, **fields) -> Subquery:
     of `fields` ({key: column}), grouped on `group` — a few rows of a parent without a query of their own."""
     rows = rows.order_by().values(group).annotate(rows=JsonRows(JSONObject(**fields)))
     return Subquery(rows.values("rows")[:1], output_field=JSONField())
+
+
+def compiled_once(model, **annotations) -> dict[str, RawSQL]:
+    """`annotations` of `model`'s rows compiled to SQL now, on the default database, as `RawSQL` of the same
+    output field: a query annotated with them is built again and again (a post-match step's reads, issue 12), and
+    compiling their correlated subqueries, every column of every folded row, was most of its CPU.
+
+    Each must be correlated with `model`'s own columns only (`OuterRef("team_id")`): one correlated through a
+    relation (`OuterRef("team__roster_id")`) joins a table to the outer query, which its SQL would name without
+    the join; that is refused. The outer query names its table by the table's name, as the SQL does here."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    out = {}
+    for name, expression in annotations.items():
+        query = model._base_manager.annotate(**{name: expression}).query
+        joined = [alias for alias in query.alias_map if query.alias_refcount[alias]]
+        if len(joined) > 1:
+            raise ValueError(f"{name}: correlated through a join ({', '.join(joined)}), not compiled")
+        annotation = query.annotations[name]
+        sql, params = query.get_compiler(connection=connection).compile(annotation)
+        out[name] = RawSQL(sql, tuple(params), output_field=annotation.output_field)  # noqa: S611 — Django's SQL
+    return out
 
 
 def _stadiums_json() -> Subquery:
