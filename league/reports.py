@@ -23,14 +23,16 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.http import HttpRequest
-from django.template.loader import render_to_string
-from django.urls import reverse
+from django.template.loader import get_template, render_to_string
+from django.urls import get_resolver, reverse
 from django.utils import timezone
 
 from .models import League, LeagueReport, Membership, ReportDelivery, league_activity_changed
 from .webhooks.emit import event_emit
 
 REPORT_SPAN = timedelta(days=7)
+#: The templates a report is written with: its HTML body (the page's and the mail's) and its plain-text mail.
+REPORT_HTML, REPORT_TEXT = "league/_report_body.html", "league/report_email.txt"
 #: The Content-ID of the mailed chart's PNG part (the HTML's `<img src="cid:…">`).
 CHART_CID = "report-chart@dugout"
 log = logging.getLogger(__name__)
@@ -58,6 +60,16 @@ def report_body_html(report: LeagueReport, *, request: HttpRequest) -> str:
     if written == wanted:
         return report.html
     return report.html.replace(f'href="{written}/', f'href="{wanted}/')
+
+
+def report_preload() -> None:
+    """What a worker's first report would otherwise pay for, done once when the worker starts (league/celery.py):
+    the URLconf imported and its reverse index built (a report reverses a link per player it names), and the
+    report's templates read and compiled (the cached template loader keeps them when DEBUG is off). ≈ 0.3 s of
+    the first report of a 400-team league on the benchmark's machine (issue 12; docs/decisions.md)."""
+    get_resolver().reverse_dict  # noqa: B018 (the property builds the index)
+    for name in (REPORT_HTML, REPORT_TEXT):
+        get_template(name)
 
 
 def week_label(moment: datetime, tz: str) -> str:
@@ -108,8 +120,8 @@ def report_generate(*, league_id: int, moment: datetime | None = None, regenerat
             "week_start": start,
             "week_end": moment,
             "data": data,
-            "html": render_to_string("league/_report_body.html", context),
-            "text": render_to_string("league/report_email.txt", context),
+            "html": render_to_string(REPORT_HTML, context),
+            "text": render_to_string(REPORT_TEXT, context),
             "chart_png": images.get("chart", b""),
         }
         # The week's row without the body it replaces (a 400-team league's is megabytes to read back and decode);

@@ -80,7 +80,7 @@ def read_rolls(state: ImportState, chunk: list[tuple[str, Any]]) -> None:
 
 
 def read_reports(state: ImportState, chunk: list[tuple[str, Any]]) -> None:
-    from league.reports import site_url
+    from league.reports import REPORT_HTML, REPORT_TEXT, site_url
 
     reports = []
     for path, r in chunk:
@@ -91,8 +91,8 @@ def read_reports(state: ImportState, chunk: list[tuple[str, Any]]) -> None:
         data = field(r, path, "data", json_value(dict))
         context = {"report": data, "league": state.league, "week": week, "base_url": site_url()}
         try:
-            html = render_to_string("league/_report_body.html", context)
-            plain = render_to_string("league/report_email.txt", context)
+            html = render_to_string(REPORT_HTML, context)
+            plain = render_to_string(REPORT_TEXT, context)
         except Exception:
             raise bad(f"{path}.data", "Not a weekly report's sections.") from None
         reports.append(

@@ -28,24 +28,34 @@ def test_beat_schedule_names_registered_tasks():
 
 def test_a_starting_worker_imports_the_charts_and_freezes_its_start_up_objects():
     """Issue 12: a worker moves the objects alive at its start (Django's, Celery's, matplotlib's) into the
-    collector's permanent generation before its pool forks, so a report's full collections no longer walk them.
-    Run in a fresh interpreter: the signal freezes the whole process it runs in."""
+    collector's permanent generation before its pool forks, so a report's full collections no longer walk them;
+    and it reads first what its first report would otherwise pay for: the URLconf's reverse index and the
+    report's templates, compiled into the cached loader (DEBUG off). Run in a fresh interpreter: the signal
+    freezes the whole process it runs in."""
     import subprocess
     import sys
 
     code = (
         "import gc, sys, django; django.setup()\n"
         "from celery.signals import worker_init\n"
+        "from django.template import engines\n"
+        "from django.urls import get_resolver\n"
         "from league.celery import app\n"
-        "before = gc.get_freeze_count(), 'matplotlib.figure' in sys.modules\n"
+        "from league.reports import REPORT_HTML, REPORT_TEXT\n"
+        "loader = engines['django'].engine.template_loaders[0]\n"
+        "def state():\n"
+        "    cached = {REPORT_HTML, REPORT_TEXT} <= set(loader.get_template_cache)\n"
+        "    return gc.get_freeze_count(), 'matplotlib.figure' in sys.modules, get_resolver()._populated, cached\n"
+        "before = state()\n"
         "worker_init.send(sender=None)\n"
-        "print(*before, gc.get_freeze_count(), 'matplotlib.figure' in sys.modules)\n"
+        "print(*before, *state())\n"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "league.settings"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "league.settings", "DEBUG": "0", "SECRET_KEY": "x" * 50}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=120)
-    frozen_before, charts_before, frozen_after, charts_after = out.stdout.split()
-    assert (frozen_before, charts_before) == ("0", "False")
-    assert int(frozen_after) > 50_000 and charts_after == "True"
+    frozen_before, *before, frozen_after, charts, urls, templates = out.stdout.split()
+    assert (frozen_before, *before) == ("0", "False", "False", "False")
+    assert int(frozen_after) > 50_000
+    assert (charts, urls, templates) == ("True", "True", "True")
 
 
 def test_ledger_audit_task_reports_drift(team):
