@@ -26,7 +26,7 @@ def test_beat_schedule_names_registered_tasks():
         assert entry["task"] in app.tasks
 
 
-def test_a_starting_worker_imports_the_charts_and_freezes_its_start_up_objects():
+def test_a_starting_worker_reads_its_charts_links_and_report_templates_then_freezes_its_start_up_objects():
     """Issue 12: a worker moves the objects alive at its start (Django's, Celery's, matplotlib's) into the
     collector's permanent generation before its pool forks, so a report's full collections no longer walk them;
     and it reads first what its first report would otherwise pay for: the URLconf's reverse index and the
