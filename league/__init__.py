@@ -13,6 +13,6 @@ tests/test_import_layers.py holds every import to it).
   imports it.
 """
 
-from .celery import app as celery_app
+from league.celery import app as celery_app
 
 __all__ = ("celery_app",)

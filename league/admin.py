@@ -1,8 +1,8 @@
 from django.contrib import admin
 
-from .models import IdempotencyRecord, Invitation, League, LoginAttempt, Membership, Stadium, league_activity_changed
-from .versioned_admin import LeagueVersionsAdmin
-from .web.forms import GuardedAdminAuthenticationForm
+from league.models import IdempotencyRecord, Invitation, League, LoginAttempt, Membership, Stadium, league_activity_changed
+from league.versioned_admin import LeagueVersionsAdmin
+from league.web.forms import GuardedAdminAuthenticationForm
 
 # The admin's log-in goes through the same log-in guard as the API and the /login/ page.
 admin.site.login_form = GuardedAdminAuthenticationForm

@@ -6,4 +6,4 @@ class LeagueConfig(AppConfig):
     verbose_name = "Leagues"
 
     def ready(self) -> None:
-        from . import checks  # noqa: F401  (registers the system checks)
+        from league import checks  # noqa: F401  (registers the system checks)

@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from campaigns.errors import RuleViolation
 
-from .models import AuditEntry, League
+from league.models import AuditEntry, League
 
 #: A commissioner's optional reason for an action (the API takes it as strict text, league/api/fields.py).
 REASON_MAX = 500

@@ -24,8 +24,8 @@ from matches import lifecycle
 from matches.models import Match, MatchTeam
 from teams.models import Team
 
-from .models import League
-from .reports import site_url
+from league.models import League
+from league.reports import site_url
 
 #: The UIDs' domain: fixed, so a match keeps its UID whatever address the feed is read at.
 UID_DOMAIN = "dugout.league"

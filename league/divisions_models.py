@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from .models import League
+from league.models import League
 
 #: The longest division name (a label on a table's heading and a dashboard's select).
 NAME_LENGTH = 60

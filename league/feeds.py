@@ -8,8 +8,8 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
-from .models import League, LeagueReport
-from .reports import report_body_html, report_url, site_url
+from league.models import League, LeagueReport
+from league.reports import report_body_html, report_url, site_url
 
 
 class LeagueReportsFeed(Feed):

@@ -26,8 +26,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from rest_framework.exceptions import AuthenticationFailed
 
-from .models import IdempotencyRecord
-from .tokens import TokenAuthentication
+from league.models import IdempotencyRecord
+from league.tokens import TokenAuthentication
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

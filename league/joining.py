@@ -15,10 +15,10 @@ from django.utils import timezone
 
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 
-from . import policy
-from .audit import audit_record, reason_text
-from .invite_links import InviteLink, LinkSigner
-from .models import JoinRequest, League, Membership
+from league import policy
+from league.audit import audit_record, reason_text
+from league.invite_links import InviteLink, LinkSigner
+from league.models import JoinRequest, League, Membership
 
 #: How long an invite link opens the league (house default 7 days; settings INVITE_LINK_TTL, a timedelta).
 DEFAULT_TTL = dt.timedelta(days=7)

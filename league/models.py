@@ -388,8 +388,8 @@ class JoinRequest(models.Model):
         return f"{self.user} asks to join {self.league} ({self.state})"
 
 
-from .divisions_models import Division  # noqa: E402, F401 (defined apart to keep this module short; needs League)
+from league.divisions_models import Division  # noqa: E402, F401 (defined apart to keep this module short; needs League)
 
 # Models of their own modules, registered with the app here (this module stays under 400 lines).
-from .invite_links import InviteLink  # noqa: E402, F401
-from .webhooks.models import Webhook, WebhookDelivery  # noqa: E402, F401 (league/webhooks/; needs League)
+from league.invite_links import InviteLink  # noqa: E402, F401
+from league.webhooks.models import Webhook, WebhookDelivery  # noqa: E402, F401 (league/webhooks/; needs League)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from .models import Invitation, League, Membership
-from .selectors import user_is_coach, user_is_commissioner
+from league.models import Invitation, League, Membership
+from league.selectors import user_is_coach, user_is_commissioner
 
 
 def _holds(user: AbstractBaseUser, league: League, role: str) -> bool:

@@ -157,7 +157,7 @@ def team_rating_history(league, team_id: int, *, page: int = 1) -> dict | None:
 def rating_chart(body: dict, *, title: str, limit: int = 10) -> str:
     """An SVG of the highest-rated teams' latest ratings (league.charts): each line the team's last `RECENT`
     ratings, ending at its latest (x: matches before it), and its start rating when that is all it has played."""
-    from .charts import line_chart
+    from league.charts import line_chart
 
     shown = [row for row in body["teams"] if row["history"]][:limit]
     series = {}

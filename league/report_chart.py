@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .charts import line_chart
-from .charts.draw import nice_ticks
+from league.charts import line_chart
+from league.charts.draw import nice_ticks
 
 __all__ = [
     "nice_ticks",

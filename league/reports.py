@@ -27,8 +27,8 @@ from django.template.loader import get_template, render_to_string
 from django.urls import get_resolver, reverse
 from django.utils import timezone
 
-from .models import League, LeagueReport, Membership, ReportDelivery, league_activity_changed
-from .webhooks.emit import event_emit
+from league.models import League, LeagueReport, Membership, ReportDelivery, league_activity_changed
+from league.webhooks.emit import event_emit
 
 REPORT_SPAN = timedelta(days=7)
 #: The templates a report is written with: its HTML body (the page's and the mail's) and its plain-text mail.
@@ -99,7 +99,7 @@ def leagues_due(moment: datetime) -> list[League]:
 def report_generate(*, league_id: int, moment: datetime | None = None, regenerate: bool = False) -> LeagueReport:
     """The league's report for the week of `moment`: written once (a second call returns the first), or
     written again in place when `regenerate` (the commissioner's "generate now")."""
-    from .reporting import build_report
+    from league.reporting import build_report
 
     moment = moment or timezone.now()
     with transaction.atomic():
@@ -236,7 +236,7 @@ def report_url(report: LeagueReport) -> str:
 def report_queue_now(*, league: League) -> str | None:
     """Queue this week's report for writing now (replacing this week's); the week, or None when the queue
     cannot be reached (the web keeps serving: the caller says so)."""
-    from .tasks import generate_league_report
+    from league.tasks import generate_league_report
 
     moment = timezone.now()
     try:

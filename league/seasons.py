@@ -19,9 +19,9 @@ from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import season
 from teams.season_turn import season_turn_apply
 
-from . import policy
-from .audit import audit_record, reason_text, reason_with
-from .models import League, Season, league_table_changed
+from league import policy
+from league.audit import audit_record, reason_text, reason_with
+from league.models import League, Season, league_table_changed
 
 
 class SeasonConflict(Conflict):

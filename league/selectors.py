@@ -24,7 +24,7 @@ from django.db.models.functions import JSONObject
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
-from .models import League, LeagueReport, Membership, Stadium
+from league.models import League, LeagueReport, Membership, Stadium
 
 
 def league_queryset() -> QuerySet[League]:
@@ -166,7 +166,7 @@ def report_list(*, league: League, limit: int | None = None, season: int | None 
 
 def invitations_pending(*, user: AbstractBaseUser) -> QuerySet:
     """The user's invitations still awaiting his answer, newest first, with their leagues (one query)."""
-    from .models import Invitation
+    from league.models import Invitation
 
     if not user.is_authenticated:
         return Invitation.objects.none()
@@ -179,7 +179,7 @@ def invitations_pending(*, user: AbstractBaseUser) -> QuerySet:
 
 def league_invitations_pending(*, league: League) -> QuerySet:
     """The league's invitations awaiting an answer (the commissioner's dashboard), with the invited users."""
-    from .models import Invitation
+    from league.models import Invitation
 
     return league.invitations.filter(state=Invitation.State.PENDING).select_related("user").order_by("created_at")
 

@@ -12,9 +12,9 @@ from campaigns import house_rules
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
 
-from . import policy
-from .audit import audit_record, reason_text
-from .models import Invitation, League, Membership, Season, Stadium, league_table_changed, new_table_version
+from league import policy
+from league.audit import audit_record, reason_text
+from league.models import Invitation, League, Membership, Season, Stadium, league_table_changed, new_table_version
 
 
 def league_create(*, user: AbstractBaseUser, name: str, ruleset: str, overrides: dict | None = None) -> League:

@@ -21,8 +21,8 @@ from kombu.exceptions import OperationalError as BrokerError
 
 from matches.clock import clock_tick
 
-from . import reports
-from .webhooks import tasks as webhook_tasks  # noqa: F401 (registers the webhook tasks with the worker)
+from league import reports
+from league.webhooks import tasks as webhook_tasks  # noqa: F401 (registers the webhook tasks with the worker)
 
 log = logging.getLogger(__name__)
 

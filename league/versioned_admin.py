@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from .models import league_table_changed
+from league.models import league_table_changed
 
 
 class LeagueVersionsAdmin(admin.ModelAdmin):

@@ -21,11 +21,11 @@ from league.queue import KINDS, league_queue
 from teams import adjustments, members
 from teams.models import LedgerEntry, Team
 
-from .errors import validated
-from .fields import TextField
-from .lookup import object_or_404, path_id
-from .pagination import Pagination
-from .serializers import MembershipOut
+from league.api.errors import validated
+from league.api.fields import TextField
+from league.api.lookup import object_or_404, path_id
+from league.api.pagination import Pagination
+from league.api.serializers import MembershipOut
 
 
 class QueueItemOut(serializers.Serializer):

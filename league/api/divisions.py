@@ -13,9 +13,9 @@ from league.divisions_models import NAME_LENGTH
 from league.models import Division, League
 from teams import divisions
 
-from .errors import validated
-from .fields import TextField
-from .lookup import object_or_404
+from league.api.errors import validated
+from league.api.fields import TextField
+from league.api.lookup import object_or_404
 
 FORBIDDEN = OpenApiResponse(description="Not a commissioner of this league.")
 MISSING = OpenApiResponse(description="No such league (or no such division of it).")

@@ -21,7 +21,7 @@ from league.players.leaders import leaders, league_row, parse_season, parse_stat
 from league.players.records import league_records
 from teams.api import PlayerOut
 
-from .lookup import path_id
+from league.api.lookup import path_id
 
 
 class CSVRenderer(renderers.BaseRenderer):

@@ -15,7 +15,7 @@ from league.models import League
 from league.paging import page_number
 from league.ratings import league_ratings, team_rating_history
 
-from .lookup import object_or_404, path_id
+from league.api.lookup import object_or_404, path_id
 
 
 class RatingPointOut(serializers.Serializer):

@@ -14,9 +14,9 @@ from league.models import League
 from matches import schedules
 from matches.models import Schedule
 
-from .errors import validated
-from .fields import TextField
-from .lookup import object_or_404
+from league.api.errors import validated
+from league.api.fields import TextField
+from league.api.lookup import object_or_404
 
 
 class ScheduleIn(serializers.Serializer):

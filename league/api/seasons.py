@@ -15,10 +15,10 @@ from league.models import AuditEntry, League, Season
 from league.policy import may_run_league
 from league.seasons import league_seasons, league_set_next_season_rules, season_start_next
 
-from .errors import validated
-from .fields import TextField
-from .lookup import object_or_404
-from .pagination import Pagination
+from league.api.errors import validated
+from league.api.fields import TextField
+from league.api.lookup import object_or_404
+from league.api.pagination import Pagination
 
 
 class SeasonOut(serializers.ModelSerializer):

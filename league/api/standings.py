@@ -18,9 +18,9 @@ from league.models import League, Season
 from matches.selectors import division_standings, league_standings
 from matches.standings import cached_document, current_tag
 
-from .lookup import path_id
-from .permissions import IsCommissionerOrReadOnly
-from .players import csv_response
+from league.api.lookup import path_id
+from league.api.permissions import IsCommissionerOrReadOnly
+from league.api.players import csv_response
 
 
 def season_standings_answer(request, league_id: int, query: dict) -> HttpResponse | None:

@@ -5,8 +5,8 @@ from matches.api import MatchViewSet
 from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
 
-from . import auth, desk, divisions, imports, players, ratings, schedules, seasons, views, webhooks
-from .lookup import ID_PATTERN
+from league.api import auth, desk, divisions, imports, players, ratings, schedules, seasons, views, webhooks
+from league.api.lookup import ID_PATTERN
 
 
 class IdRouter(DefaultRouter):

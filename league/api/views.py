@@ -23,26 +23,12 @@ from matches.challenges import challenge_roll
 from matches.selectors import league_memorial
 from teams.models import Position, Roster
 
-from .errors import validated
-from .lookup import object_or_404, path_id
-from .permissions import IsCommissionerOrReadOnly
-from .players import CSVRenderer
-from .serializers import (
-    ChallengeIn,
-    InvitationOut,
-    LeagueIn,
-    LeagueOut,
-    LeagueUpdateIn,
-    MembershipIn,
-    MembershipOut,
-    ReportOut,
-    ReportQuery,
-    RosterOut,
-    RulesetOut,
-    StadiumSerializer,
-    StandingsQuery,
-)
-from .standings import season_standings_answer, standings_answer, standings_csv, standings_shortcut
+from league.api.errors import validated
+from league.api.lookup import object_or_404, path_id
+from league.api.permissions import IsCommissionerOrReadOnly
+from league.api.players import CSVRenderer
+from league.api.serializers import ChallengeIn, InvitationOut, LeagueIn, LeagueOut, LeagueUpdateIn, MembershipIn, MembershipOut, ReportOut, ReportQuery, RosterOut, RulesetOut, StadiumSerializer, StandingsQuery
+from league.api.standings import season_standings_answer, standings_answer, standings_csv, standings_shortcut
 
 
 class RulesetListView(APIView):

@@ -15,9 +15,9 @@ from league.policy import may_run_league
 from league.webhooks import services
 from league.webhooks.models import EVENTS, URL_LENGTH
 
-from .errors import validated
-from .fields import TextField
-from .lookup import object_or_404
+from league.api.errors import validated
+from league.api.fields import TextField
+from league.api.lookup import object_or_404
 
 FORBIDDEN = OpenApiResponse(description="Not a commissioner of this league.")
 MISSING = OpenApiResponse(description="No such league (or no such webhook of it).")

@@ -23,7 +23,7 @@ from matches.rolls import roll_row, write_roll_rows
 from matches.tally import tally_rebuild
 from teams.models import LedgerEntry, Player
 
-from .play import result_body
+from league.benchmark.play import result_body
 
 BATCH = 1000
 

@@ -21,8 +21,8 @@ from league.models import League, Membership, Season
 from matches.models import Aftermath, Inducement, Match, MatchDraft, MatchTeam, PlayerMatch, Prematch, Roll
 from teams.models import LedgerEntry, Player, Position, Sponsorship, Team, Transfer
 
-from .history import BATCH, TeamBook, history_write, players_settle
-from .play import match_play
+from league.benchmark.history import BATCH, TeamBook, history_write, players_settle
+from league.benchmark.play import match_play
 
 BIG_LEAGUE = "Bench big league"
 SMALL_PREFIX = "Bench small league"

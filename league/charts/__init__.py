@@ -9,6 +9,6 @@ and the chart carries a <title>, a <desc> and an aria-label, and one `<g aria-la
 
 from __future__ import annotations
 
-from .draw import line_chart
+from league.charts.draw import line_chart
 
 __all__ = ["line_chart"]

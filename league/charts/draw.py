@@ -11,7 +11,7 @@ import io
 import math
 from collections.abc import Callable, Mapping, Sequence
 
-from .svg import clean
+from league.charts.svg import clean
 
 #: Line colours (colour-blind friendly first); after ten, dash patterns tell series apart.
 PALETTE = (

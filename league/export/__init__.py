@@ -25,20 +25,9 @@ from django.utils import timezone
 from league.api.serializers import LeagueOut
 from league.models import League
 
-from .columns import (
-    AUDIT_FIELDS,
-    DISPUTE_FIELDS,
-    HISTORY_FIELDS,
-    LEDGER_FIELDS,
-    MATCH_FIELDS,
-    POSTMATCH_FIELDS,
-    ROLL_FIELDS,
-    ROW_FIELDS,
-    SEASON_FIELDS,
-    SIDE_FIELDS,
-)
-from .encoding import batches, dumps
-from .sections import SECTIONS, Context, Limits, report_record
+from league.export.columns import AUDIT_FIELDS, DISPUTE_FIELDS, HISTORY_FIELDS, LEDGER_FIELDS, MATCH_FIELDS, POSTMATCH_FIELDS, ROLL_FIELDS, ROW_FIELDS, SEASON_FIELDS, SIDE_FIELDS
+from league.export.encoding import batches, dumps
+from league.export.sections import SECTIONS, Context, Limits, report_record
 
 __all__ = [
     "AUDIT_FIELDS",

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 from league.models import Division
 
-from .encoding import json_array
+from league.export.encoding import json_array
 
 if TYPE_CHECKING:
-    from .sections import Context
+    from league.export.sections import Context
 
 
 def divisions_section(ctx: Context) -> Iterator[bytes]:

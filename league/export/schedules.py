@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 from matches.models import Schedule, ScheduleRound
 
-from .columns import columns, fields_of, row_writer
-from .encoding import json_array
+from league.export.columns import columns, fields_of, row_writer
+from league.export.encoding import json_array
 
 if TYPE_CHECKING:
-    from .sections import Context
+    from league.export.sections import Context
 
 #: A schedule as the export records it (its creator as a user id, like every user of the document).
 SCHEDULE_FIELDS = fields_of(

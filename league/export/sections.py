@@ -17,22 +17,10 @@ from teams.api import PlayerOut, TeamOut
 from teams.models import LedgerEntry, Team
 from teams.selectors import team_queryset
 
-from .columns import (
-    AUDIT_FIELDS,
-    DISPUTE_FIELDS,
-    HISTORY_FIELDS,
-    LEDGER_FIELDS,
-    MATCH_FIELDS,
-    POSTMATCH_FIELDS,
-    ROLL_FIELDS,
-    SEASON_FIELDS,
-    SIDE_FIELDS,
-    columns,
-    row_writer,
-)
-from .divisions import divisions_section
-from .encoding import batches, json_array, json_object, pages
-from .schedules import schedules_section
+from league.export.columns import AUDIT_FIELDS, DISPUTE_FIELDS, HISTORY_FIELDS, LEDGER_FIELDS, MATCH_FIELDS, POSTMATCH_FIELDS, ROLL_FIELDS, SEASON_FIELDS, SIDE_FIELDS, columns, row_writer
+from league.export.divisions import divisions_section
+from league.export.encoding import batches, json_array, json_object, pages
+from league.export.schedules import schedules_section
 
 
 @dataclass(frozen=True)

@@ -36,11 +36,11 @@ from league.export import batches
 from league.models import League, Season
 from matches.tally import tally_rebuild
 
-from .checks import BadDocument, TooLarge, bad
-from .events import Events, Limited
-from .head import read_league
-from .sections import AFTER, HEAD, SECTIONS
-from .state import ImportState
+from league.importer.checks import BadDocument, TooLarge, bad
+from league.importer.events import Events, Limited
+from league.importer.head import read_league
+from league.importer.sections import AFTER, HEAD, SECTIONS
+from league.importer.state import ImportState
 
 __all__ = ["CHUNK", "HEAD", "SECTIONS", "BadDocument", "TooLarge", "league_import", "max_bytes"]
 

@@ -9,8 +9,8 @@ from league.divisions_models import NAME_LENGTH
 from league.models import Division
 from teams.divisions import MAX_DIVISIONS
 
-from .checks import bad, field, integer, text
-from .state import ImportState
+from league.importer.checks import bad, field, integer, text
+from league.importer.state import ImportState
 
 
 def read_divisions(state: ImportState, chunk: list[tuple[str, Any]]) -> None:

@@ -11,7 +11,7 @@ import ijson
 from campaigns.errors import RuleViolation
 from league.api.parsers import MAX_JSON_DEPTH
 
-from .checks import TooLarge, bad
+from league.importer.checks import TooLarge, bad
 
 
 class Limited:

@@ -9,8 +9,8 @@ from campaigns.rulesets import REGISTRY
 from league.models import League, Membership, Stadium, validate_timezone
 from teams.models import Roster
 
-from .checks import a_list, bad, boolean, field, integer, json_value, text, timestamp
-from .state import ImportState
+from league.importer.checks import a_list, bad, boolean, field, integer, json_value, text, timestamp
+from league.importer.state import ImportState
 
 
 def read_league(state: ImportState, record: Any, path: str) -> None:

@@ -11,9 +11,9 @@ from matches import lifecycle
 from matches.models import Aftermath, Dispute, Inducement, Match, MatchTeam, PlayerMatch, Prematch
 from teams.models import Player
 
-from .checks import a_list, bad, boolean, choices_of, field, integer, json_value, text, timestamp
-from .state import ImportState, create_stamped
-from .teams import ROW_CHECKS
+from league.importer.checks import a_list, bad, boolean, choices_of, field, integer, json_value, text, timestamp
+from league.importer.state import ImportState, create_stamped
+from league.importer.teams import ROW_CHECKS
 
 MATCH_STATUSES = tuple(lifecycle.STATUSES)
 SIDE_OUTCOMES = choices_of(MatchTeam.Outcome.choices)

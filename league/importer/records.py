@@ -12,8 +12,8 @@ from matches.models import Roll
 from matches.rolls import restored_roll
 from teams.models import LedgerEntry
 
-from .checks import a_list, bad, boolean, choices_of, field, integer, json_value, text, timestamp
-from .state import ImportState, create_stamped
+from league.importer.checks import a_list, bad, boolean, choices_of, field, integer, json_value, text, timestamp
+from league.importer.state import ImportState, create_stamped
 
 ACCOUNTS = choices_of(LedgerEntry.Account.choices)
 

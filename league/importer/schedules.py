@@ -14,8 +14,8 @@ from django.utils import timezone
 from matches.models import Match, Schedule, ScheduleRound
 from matches.schedules import FORMATS, MAX_DAYS_PER_ROUND
 
-from .checks import a_list, bad, day, field, integer, text, timestamp
-from .state import ImportState, create_stamped
+from league.importer.checks import a_list, bad, day, field, integer, text, timestamp
+from league.importer.state import ImportState, create_stamped
 
 #: A round's kind: a knockout round's playoff or final, or none (a round robin's, a Swiss').
 ROUND_KINDS = ("", *Match.Kind.values)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .divisions import read_divisions
-from .matches import read_matches, write_history
-from .records import read_audit, read_ledgers, read_reports, read_rolls, read_seasons
-from .schedules import read_schedules
-from .state import ImportState
-from .teams import read_teams
+from league.importer.divisions import read_divisions
+from league.importer.matches import read_matches, write_history
+from league.importer.records import read_audit, read_ledgers, read_reports, read_rolls, read_seasons
+from league.importer.schedules import read_schedules
+from league.importer.state import ImportState
+from league.importer.teams import read_teams
 
 #: The document's sections after its head, in league.export.SECTIONS' order: (key, reader of a chunk of its
 #: records, "array" or "object"). A section may be missing (an older export): it is then empty.

@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from league.models import League
 from teams.models import Position, Roster, Team
 
-from .checks import bad
+from league.importer.checks import bad
 
 
 class ImportState:

@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from teams.models import Player, Sponsorship, Team
 
-from .checks import a_list, bad, boolean, choices_of, colour, field, integer, json_value, text, timestamp
-from .state import ImportState, create_stamped
+from league.importer.checks import a_list, bad, boolean, choices_of, colour, field, integer, json_value, text, timestamp
+from league.importer.state import ImportState, create_stamped
 
 PLAYER_STATUSES = choices_of(Player.Status.choices)
 ROW_CHECKS = {

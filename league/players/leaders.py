@@ -18,7 +18,7 @@ from matches.models import MatchTeam, PlayerMatch
 from matches.standings import cached_document, table_tag
 from teams.selectors import league_team_states
 
-from .stats import aggregates, unpack
+from league.players.stats import aggregates, unpack
 
 #: How many players a leaders' table lists (api-v1 v1.1: the top 10).
 TOP = 10

@@ -12,8 +12,8 @@ from league.models import League, Season
 from matches.models import Match, MatchTeam, PlayerMatch
 from matches.standings import cached_document
 
-from .leaders import tag_of
-from .stats import row_value
+from league.players.leaders import tag_of
+from league.players.stats import row_value
 
 #: Rows per record table.
 RECORD_ROWS = 5

@@ -15,6 +15,6 @@ and words what differs per game (`Ruleset.words`); this package has one builder 
 - sections.py: the catalogue; content.py: `build_report`.
 """
 
-from .content import build_report
+from league.reporting.content import build_report
 
 __all__ = ["build_report"]

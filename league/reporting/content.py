@@ -10,10 +10,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from .common import iso
-from .results import headline
-from .sections import OMIT, SECTIONS, Parts
-from .week import Week
+from league.reporting.common import iso
+from league.reporting.results import headline
+from league.reporting.sections import OMIT, SECTIONS, Parts
+from league.reporting.week import Week
 
 
 def build_report(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .common import match_url
-from .week import Week
+from league.reporting.common import match_url
+from league.reporting.week import Week
 
 
 def elfball(w: Week, improvements: list[dict]) -> dict:

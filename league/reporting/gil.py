@@ -10,8 +10,8 @@ from collections.abc import Iterable
 
 from teams.models import LedgerEntry
 
-from .common import in_week, iso
-from .week import Week
+from league.reporting.common import in_week, iso
+from league.reporting.week import Week
 
 EXPENSIVE_MISTAKE_KINDS = ("expensive_mistake", "expensive_mistakes")
 STADIUM_KINDS = ("residency", "stadium_purchase", "stadium_sale", "stadium_fund")

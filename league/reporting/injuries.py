@@ -7,8 +7,8 @@ from collections import defaultdict
 
 from teams.models import Player
 
-from .common import match_url
-from .week import Week
+from league.reporting.common import match_url
+from league.reporting.week import Week
 
 
 def in_memoriam(w: Week) -> list[dict]:

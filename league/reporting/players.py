@@ -9,8 +9,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from .common import TOP, match_url, title
-from .week import PlayerRow, Week
+from league.reporting.common import TOP, match_url, title
+from league.reporting.week import PlayerRow, Week
 
 
 def _leaders(totals: Mapping[int, int], ref, limit: int = TOP) -> list[dict]:

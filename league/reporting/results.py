@@ -13,8 +13,8 @@ from campaigns.rulesets.words import plural
 from matches.models import Match
 from matches.selectors import league_standings, rank_standings, standings_from
 
-from .common import iso, label, match_url, ordinal
-from .week import BEFORE, END, Week
+from league.reporting.common import iso, label, match_url, ordinal
+from league.reporting.week import BEFORE, END, Week
 
 OUTCOME_WORDS = {"win": "Won", "draw": "Drawn", "loss": "Lost", "": "—"}
 

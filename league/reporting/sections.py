@@ -12,9 +12,9 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
-from ..report_chart import series_from_sides, team_value_charts
-from . import games, gil, injuries, players, results
-from .week import Week
+from league.report_chart import series_from_sides, team_value_charts
+from league.reporting import games, gil, injuries, players, results
+from league.reporting.week import Week
 
 #: What a builder returns to leave its section out of the report.
 OMIT = object()

@@ -11,7 +11,7 @@ from django.urls import reverse_lazy
 
 from league.tokens import token_revoke, token_revoke_all, user_tokens
 
-from .forms import TokenRevokeForm
+from league.web.forms import TokenRevokeForm
 
 #: How much of a token the page shows: enough to tell tokens apart, far too little to use one.
 SHOWN_CHARACTERS = 8

@@ -12,8 +12,8 @@ from django.shortcuts import redirect, render
 
 from league.selectors import league_list
 
-from .forms import GuardedAuthenticationForm, SignUpForm
-from .views import list_page
+from league.web.forms import GuardedAuthenticationForm, SignUpForm
+from league.web.views import list_page
 
 #: Leagues a page of the home page lists.
 HOME_PAGE = 50

@@ -17,8 +17,8 @@ from league import services as league_services
 from league.policy import may_invite, may_run_league
 from league.selectors import league_for_viewer, league_invitations_pending, league_members, report_list
 
-from .forms import HouseRulesForm, MemberForm, ReportSettingsForm, StadiumForm
-from .views import list_page
+from league.web.forms import HouseRulesForm, MemberForm, ReportSettingsForm, StadiumForm
+from league.web.views import list_page
 
 #: Members a page of the dashboard lists.
 MEMBERS_PAGE = 50

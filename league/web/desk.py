@@ -31,7 +31,7 @@ from teams import adjustments, members
 from teams import transfers as team_transfers
 from teams.models import Team
 
-from .views import list_page
+from league.web.views import list_page
 
 #: Audit entries a page of the audit shows, and the dashboard's latest.
 AUDIT_PAGE = 25

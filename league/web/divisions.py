@@ -14,7 +14,7 @@ from league.policy import may_manage_divisions
 from teams import divisions
 from teams.models import Team
 
-from .desk import commissioner_page
+from league.web.desk import commissioner_page
 
 
 def _number(value: str | None) -> int | None:

@@ -15,7 +15,7 @@ from league.policy import may_run_league
 from league.seasons import league_seasons, next_turn, season_of, season_start_next
 from matches.selectors import league_standings
 
-from .views import LIST_PAGE, list_page
+from league.web.views import LIST_PAGE, list_page
 
 
 def league_season_list(request: HttpRequest, pk: int) -> HttpResponse:

@@ -7,21 +7,7 @@ from django.urls import include, path
 from league import calendar
 from league.feeds import LeagueReportsFeed
 
-from . import (
-    account,
-    auth,
-    challenge,
-    dashboard,
-    desk,
-    divisions,
-    home,
-    invitations,
-    players,
-    ratings,
-    seasons,
-    views,
-    webhooks,
-)
+from league.web import account, auth, challenge, dashboard, desk, divisions, home, invitations, players, ratings, seasons, views, webhooks
 
 urlpatterns = [
     path("", auth.home, name="home"),

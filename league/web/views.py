@@ -32,7 +32,7 @@ from matches.standings import cached_document, table_tag
 from teams.models import Team
 from teams.selectors import roster_players, team_list_queryset, team_state
 
-from .forms import LeagueForm
+from league.web.forms import LeagueForm
 
 
 @login_required

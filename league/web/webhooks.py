@@ -13,7 +13,7 @@ from league.models import League, Webhook
 from league.webhooks import services
 from league.webhooks.models import EVENTS
 
-from .desk import commissioner_page
+from league.web.desk import commissioner_page
 
 
 def _number(value: str | None) -> int | None:

@@ -15,7 +15,7 @@ from celery import current_app
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
-from .models import Webhook, WebhookDelivery
+from league.webhooks.models import Webhook, WebhookDelivery
 
 log = logging.getLogger(__name__)
 TASK = "league.webhooks.tasks.webhook_deliver"

@@ -14,8 +14,8 @@ from league.audit import audit_record
 from league.models import League
 from league.policy import may_run_league
 
-from .guard import url_check
-from .models import EVENTS, URL_LENGTH, Webhook, WebhookDelivery
+from league.webhooks.guard import url_check
+from league.webhooks.models import EVENTS, URL_LENGTH, Webhook, WebhookDelivery
 
 #: A league's hooks (a typo guard: each event is posted to every one).
 MAX_HOOKS = 10

@@ -13,9 +13,9 @@ from django.utils import timezone
 
 from league.reports import site_url
 
-from . import deliver
-from .emit import deliveries_queue
-from .models import WebhookDelivery
+from league.webhooks import deliver
+from league.webhooks.emit import deliveries_queue
+from league.webhooks.models import WebhookDelivery
 
 
 @shared_task(

@@ -3,8 +3,8 @@ walks the registry instead of asking which game a league plays."""
 
 from __future__ import annotations
 
-from . import blitzbowl, bonecruncher, elfball
-from .recipe import DemoLeague, build
+from league.management.demo import blitzbowl, bonecruncher, elfball
+from league.management.demo.recipe import DemoLeague, build
 
 #: Ruleset key → its demo league, in the order the command builds them.
 DEMOS: dict[str, DemoLeague] = {demo.ruleset: demo for demo in (blitzbowl.DEMO, elfball.DEMO, bonecruncher.DEMO)}

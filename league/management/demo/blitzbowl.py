@@ -3,7 +3,7 @@ and a fixture at its inducements."""
 
 from __future__ import annotations
 
-from .recipe import DemoLeague
+from league.management.demo.recipe import DemoLeague
 
 # The played match's post-match steps, every die fixed.
 DEMO_STEPS = [

@@ -3,7 +3,7 @@ fixture."""
 
 from __future__ import annotations
 
-from .recipe import DemoLeague
+from league.management.demo.recipe import DemoLeague
 
 
 def play(league, users) -> None:
