@@ -1,0 +1,55 @@
+"""The ElfBall Challenge roller page (`/leagues/<id>/challenge/`, rules/elfball.md "Challenges")."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from campaigns.errors import NotPermitted, RuleViolation
+from league.models import League
+from matches import challenges
+from matches.models import Match
+from matches.selectors import match_queryset
+from matches.web.forms.challenge import ChallengeForm
+
+
+@login_required
+def league_challenge(request: HttpRequest, pk: int) -> HttpResponse:
+    """`/leagues/<id>/challenge/`: the Challenge roller (rules/elfball.md) — the server rolls, or scores the dice
+    rolled at the table; every Challenge is logged like any other roll."""
+    league = get_object_or_404(League, pk=pk)
+    matches = list(match_queryset().filter(league=league).exclude(status=Match.Status.FINAL).order_by("-id")[:50])
+    form = ChallengeForm(request.POST or None, matches=matches)
+    rolled = None
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            roll, result = challenges.challenge_roll(
+                user=request.user,
+                league=league,
+                dice_count=data["dice"],
+                threshold=data["threshold"],
+                values=data["values"] or None,
+                match_id=data["match"],
+            )
+        except NotPermitted as exc:
+            return render(request, "matches/refused.html", {"message": exc.message}, status=403)
+        except RuleViolation as exc:
+            form.add_service_error(exc)
+        else:
+            threshold = data["threshold"]
+            faces = [
+                {"value": v, "kind": "flop" if v == 1 else ("success" if v >= threshold or v == 6 else "")}
+                for v in roll.values
+            ]
+            if threshold >= 7:  # successes are the 6s less the flops
+                faces = [{**f, "kind": "success" if f["value"] == 6 else f["kind"]} for f in faces]
+            rolled = {"roll": roll, "result": result, "faces": faces, "threshold": threshold}
+    context = {
+        "league": league,
+        "form": form,
+        "rolled": rolled,
+        "recent": challenges.recent_challenges(league=league),
+    }
+    return render(request, "league/challenge.html", context)
