@@ -42,7 +42,7 @@ def _queries(urls: dict[str, str]) -> dict[str, float]:
 
 def _matches(league, count: int) -> dict[str, float]:
     from campaigns.errors import RuleViolation
-    from league.benchmark.play import match_play
+    from dugout.benchmark.play import match_play
     from league.models import Membership
     from teams.models import Team
 
@@ -79,7 +79,7 @@ def _step_posts(league, count: int) -> dict[str, float]:
     from rest_framework.test import APIClient
 
     from campaigns.errors import RuleViolation
-    from league.benchmark import play
+    from dugout.benchmark import play
     from league.models import Membership
     from matches.models import Aftermath
     from matches.services import match_confirm, match_schedule, match_submit_result
@@ -123,10 +123,10 @@ def _step_posts(league, count: int) -> dict[str, float]:
 
 
 def _reports(big, small_ids: list[int]) -> dict[str, float]:
-    from league.celery import startup_freeze
-    from league.reports import report_generate
+    from dugout.celery import startup_freeze
+    from dugout.reports.services import report_generate
 
-    startup_freeze()  # as the worker does when it starts (league/celery.py)
+    startup_freeze()  # as the worker does when it starts (dugout/celery.py)
     started = time.perf_counter()
     report_generate(league_id=big.pk, regenerate=True)
     big_s = time.perf_counter() - started
@@ -145,7 +145,7 @@ def main() -> int:
 
     django.setup()
     from benchmarks.run import public_urls
-    from league.benchmark.seed import BIG_LEAGUE, SMALL_PREFIX
+    from dugout.benchmark.seed import BIG_LEAGUE, SMALL_PREFIX
     from league.models import League
     from matches.models import Match
     from teams.models import Player, Team

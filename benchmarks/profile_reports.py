@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "dugout.settings")
 
 TARGETS = {"small leagues s": 120.0, "big league s": 1.0}
 
@@ -41,7 +41,7 @@ def main() -> int:
     from django.utils import timezone
     from profile_export import seed_league
 
-    from league.reports import REPORT_SPAN, report_generate
+    from dugout.reports.services import REPORT_SPAN, report_generate
     from teams.models import LedgerEntry
 
     setup_test_environment()

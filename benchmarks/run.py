@@ -55,7 +55,7 @@ def free_port() -> int:
 def targets_urls(env) -> dict[str, str]:
     code = (
         "import json, django; django.setup()\n"
-        "from league.benchmark.seed import BIG_LEAGUE, SMALL_PREFIX\n"
+        "from dugout.benchmark.seed import BIG_LEAGUE, SMALL_PREFIX\n"
         "from league.models import League; from teams.models import Player, Team; from matches.models import Match\n"
         "big = League.objects.get(name=BIG_LEAGUE)\n"
         "small = League.objects.filter(name__startswith=SMALL_PREFIX).order_by('pk').first()\n"
@@ -109,7 +109,7 @@ def serve_and_load(env, urls, args, figures, lines) -> None:
     server = subprocess.Popen(
         [
             str(ROOT / ".venv/bin/gunicorn"),
-            "league.wsgi:application",
+            "dugout.wsgi:application",
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",

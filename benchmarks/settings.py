@@ -1,6 +1,6 @@
 """The benchmark's settings: the project's own (as the environment sets them: DEBUG off, PostgreSQL, Redis),
-plus the bare `JsonResponse` view every figure is compared with (league/urls.py wires it only here)."""
+plus the bare `JsonResponse` view every figure is compared with (dugout/urls.py wires it only here)."""
 
-from league.settings import *  # noqa: F403
+from dugout.settings import *  # noqa: F403
 
 BENCHMARK_VIEWS = True

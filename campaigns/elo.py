@@ -1,5 +1,5 @@
-"""Elo ratings (issue 14): ruleset-agnostic and pure — the caller passes the league's confirmed two-sided results
-in the order they became final, and the house rules' `elo_k` and `elo_start` (docs/decisions.md, "Elo ratings").
+"""Elo ratings: ruleset-agnostic and pure — the caller passes the league's confirmed two-sided results
+in the order they became final, and the house rules' `elo_k` and `elo_start` (docs/decisions/, "Elo ratings").
 
 For a match between A (rated Ra) and B (Rb): A's expected score is Ea = 1 / (1 + 10^((Rb - Ra) / 400)); A's score
 Sa is 1 for a win, 0.5 for a draw, 0 for a loss; A's new rating is Ra + K·(Sa − Ea), and B's Rb + K·(Ea − Sa)

@@ -1,4 +1,4 @@
-"""The iCalendar feeds (issue 13; contract: api-v1 "Contract additions (v1.1)"): `/leagues/<id>/calendar.ics`
+"""The iCalendar feeds (contract: api-v1 "Contract additions (v1.1)"): `/leagues/<id>/calendar.ics`
 and `/teams/<id>/calendar.ics`, public, RFC 5545, built with the `icalendar` library.
 
 One VEVENT per match with a date (`scheduled_for`): every match of the open season not final yet, and the last

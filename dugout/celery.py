@@ -20,7 +20,7 @@ def startup_freeze() -> int:
 
     Those objects (Django's, Celery's and matplotlib's modules: ≈ 200,000) live as long as the worker. A full
     collection walked them all, again and again, while a report built its week: ≈ 0.2 s of a 400-team league's
-    report, and 4 % of a small one's (issue 12; docs/decisions/). Run in the worker's main process before the
+    report, and 4 % of a small one's (docs/decisions/). Run in the worker's main process before the
     pool forks, so each child inherits them frozen, and its copy-on-write pages stay shared."""
     from core.charts.draw import preload
     from dugout.reports.services import report_preload

@@ -1,4 +1,4 @@
-"""The commissioner's queue (issue 13; contract: docs api-v1 "Result disputes and the commissioner's queue"):
+"""The commissioner's queue (contract: docs api-v1 "Result disputes and the commissioner's queue"):
 what waits for him, oldest first — results awaiting confirmation for more than 24 hours, open disputes, overdue
 matches, transfers to approve and requests to join. Three queries whatever the league's size: its waiting
 matches (with their sides and open dispute folded in), its accepted transfers, its pending requests."""

@@ -1,4 +1,4 @@
-"""The league's Elo ratings (issue 14): teams and coaches over the league's confirmed matches, in the order they
+"""The league's Elo ratings: teams and coaches over the league's confirmed matches, in the order they
 became final (campaigns/elo.py; the formula in docs/decisions/, "Elo ratings"). Read from the MatchTeam rows
 (so a correction changes them) and cached exactly per the league's table version (`league_table_changed` runs on
 every confirm, correction and house-rule change). Two queries whatever the league's size: the sides, the teams

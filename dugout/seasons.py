@@ -1,4 +1,4 @@
-"""Seasons (issue 13): a league runs in seasons numbered from 1, one open at a time. Closing the open season
+"""Seasons: a league runs in seasons numbered from 1, one open at a time. Closing the open season
 freezes its final table and champion (`Season.final_table`, `Season.champion`) and opens the next; matches,
 standings and weekly reports are of a season, while teams, players, treasuries, the ledger and the memorial
 carry over (what carries is the ruleset's to declare: `Ruleset.season_carries`), unless house rule
@@ -70,7 +70,7 @@ def _waiting(league: League) -> str | None:
 
 
 def _champion(league: League, table: list[dict]) -> int | None:
-    """R/H (issue 13): the final's winner when the season had a final, else the table's first (None before any
+    """R/H: the final's winner when the season had a final, else the table's first (None before any
     result)."""
     from matches.models import Match, MatchTeam
 

@@ -104,7 +104,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # test process, so two test runs in one checkout never write to the same file.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-dugout-{os.getpid()}.sqlite3")}
 else:
-    # Persistent connections (a new one per request halved the small standings' throughput, issue 12), checked
+    # Persistent connections (a new one per request halved the small standings' throughput), checked
     # before each request reuses one so a connection the server or a failover closed is replaced, not an error.
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", env.bool("CONN_HEALTH_CHECKS", default=True))
@@ -237,7 +237,7 @@ STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_USE_FINDERS = True
 
-# Uploaded files (team logos, issue 14) go through Django's storage API: local files under MEDIA_ROOT by
+# Uploaded files (team logos) go through Django's storage API: local files under MEDIA_ROOT by
 # default; any backend by setting STORAGES["default"] (docs/deploy.md). They are served by the view
 # teams/identity/views.py in development and production alike, never from MEDIA_URL directly.
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=VAR_DIR / "media")
@@ -310,7 +310,7 @@ SPECTACULAR_SETTINGS = {
         # entry's: the formats whose teams can change.
         "ScheduleFormatEnum": ["round_robin", "knockout", "swiss"],
         "ChangeableScheduleFormatEnum": ["round_robin", "swiss"],
-        # A webhook's kind (issue 14): not the match's or the ledger entry's "kind".
+        # A webhook's kind: not the match's or the ledger entry's "kind".
         "WebhookKindEnum": "league.models.webhooks.Webhook.Kind",
         "MatchKindEnum": "matches.models.Match.Kind",
     },

@@ -1,11 +1,15 @@
 from django.contrib import admin
 
-from league.models import IdempotencyRecord, Invitation, League, LoginAttempt, Membership, Stadium, league_activity_changed
+from league.models import (
+    IdempotencyRecord,
+    Invitation,
+    League,
+    LoginAttempt,
+    Membership,
+    Stadium,
+    league_activity_changed,
+)
 from league.versioned_admin import LeagueVersionsAdmin
-from league.web.forms import GuardedAdminAuthenticationForm
-
-# The admin's log-in goes through the same log-in guard as the API and the /login/ page.
-admin.site.login_form = GuardedAdminAuthenticationForm
 
 
 class MembershipInline(admin.TabularInline):
@@ -27,7 +31,7 @@ class LeagueAdmin(admin.ModelAdmin):
     inlines = [MembershipInline, StadiumInline]
 
     # The league page's panels show its stadiums' names and its report settings: an edit here (the league, or
-    # its stadiums inline) gives it a new activity version, as the services do (league/web/views.py).
+    # its stadiums inline) gives it a new activity version, as the services do (dugout/web/views.py).
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         league_activity_changed(form.instance.pk)

@@ -1,4 +1,4 @@
-"""The commissioner's audit trail (issue 13): every ruling — a house-rule change, a membership change, a
+"""The commissioner's audit trail: every ruling — a house-rule change, a membership change, a
 correction, a rejection, a forfeit, a schedule, a season, a gil adjustment — is written here by the service that
 makes it, in its own transaction, with who, when, the state before and after, and the reason."""
 
@@ -9,10 +9,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 
 from campaigns.errors import RuleViolation
-
 from league.models import AuditEntry, League
 
-#: A commissioner's optional reason for an action (the API takes it as strict text, league/api/fields.py).
+#: A commissioner's optional reason for an action (the API takes it as strict text, core/api/fields.py).
 REASON_MAX = 500
 
 

@@ -1,4 +1,4 @@
-"""Joining a league (issue 13, "Membership"): invite links — a signed, expiring URL a new coach opens to join,
+"""Joining a league: invite links — a signed, expiring URL a new coach opens to join,
 with no username typed — and requests to join an invite-only league, which the commissioner approves or
 refuses. Every commissioner decision, and every join through a link, is in the league's audit."""
 
@@ -14,11 +14,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
-
 from league import policy
 from league.audit import audit_record, reason_text
-from league.invite_links import InviteLink, LinkSigner
 from league.models import JoinRequest, League, Membership
+from league.models.invite_links import InviteLink, LinkSigner
 
 #: How long an invite link opens the league (house default 7 days; settings INVITE_LINK_TTL, a timedelta).
 DEFAULT_TTL = dt.timedelta(days=7)

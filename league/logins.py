@@ -1,7 +1,7 @@
 """The log-in guard: failed log-ins throttled per account and address together, kept in the database.
 
 One guard for both doors (`POST /api/v1/auth/token/` and the `/login/` page), in three rules (settings
-`LOGIN_THROTTLE`, docs/decisions.md 2026-12-01):
+`LOGIN_THROTTLE`, docs/decisions/ 2026-12-01):
 
 - **the pair**: after `pair_failures` (5) failures for one account from one address within `pair_window`
   (15 min) and since that pair's last success, that pair waits;

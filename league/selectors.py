@@ -61,7 +61,7 @@ def json_rows(rows: QuerySet, group: str, **fields) -> Subquery:
 
 def compiled_once(model, **annotations) -> dict[str, RawSQL]:
     """`annotations` of `model`'s rows compiled to SQL now, on the default database, as `RawSQL` of the same
-    output field: a query annotated with them is built again and again (a post-match step's reads, issue 12), and
+    output field: a query annotated with them is built again and again (a post-match step's reads), and
     compiling their correlated subqueries, every column of every folded row, was most of its CPU.
 
     Each must be correlated with `model`'s own columns only (`OuterRef("team_id")`): one correlated through a

@@ -11,7 +11,6 @@ from django.utils import timezone
 from campaigns import house_rules
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
-
 from league import policy
 from league.audit import audit_record, reason_text
 from league.models import Invitation, League, Membership, Season, Stadium, league_table_changed, new_table_version
@@ -27,7 +26,7 @@ def league_create(*, user: AbstractBaseUser, name: str, ruleset: str, overrides:
     with transaction.atomic():
         league = League.objects.create(name=name, ruleset=ruleset, created_by=user, house_rules_overrides=overrides)
         Membership.objects.create(league=league, user=user, role=Membership.Role.COMMISSIONER)
-        # A league opens in its first season (issue 13).
+        # A league opens in its first season.
         Season.objects.create(league=league, number=1, started_at=league.created_at)
     return league
 

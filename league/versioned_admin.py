@@ -1,5 +1,5 @@
 """The admin's side of the exact caches: a model admin whose rows a league's cached documents show gives the
-league a new version when it saves, moves or deletes one (matches/standings.py, league/web/views.py). Below the
+league a new version when it saves, moves or deletes one (matches/standings.py, dugout/web/views.py). Below the
 wiring, so every app's admin can use it."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ class MatchesConfig(AppConfig):
     verbose_name = "Matches"
 
     def ready(self) -> None:
-        # Matches sits above teams (league/layers.py): it lends the team reads a player's injuries, which are
+        # Matches sits above teams (dugout/layers.py): it lends the team reads a player's injuries, which are
         # facts of his matches, so teams never imports matches.
         from teams.selectors import player_injuries_source
 

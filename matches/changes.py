@@ -1,6 +1,6 @@
 """Writing back rows a service changed in memory: one UPDATE for many rows that writes, per row, only the
 fields that changed on it — Django's `bulk_update` writes every field of every row, as one CASE arm each, and
-building those arms cost more CPU than anything else in a confirmation (docs/decisions.md, 2026-12-01)."""
+building those arms cost more CPU than anything else in a confirmation (docs/decisions/, 2026-12-01)."""
 
 from __future__ import annotations
 

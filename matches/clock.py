@@ -1,6 +1,6 @@
-"""The league clock (issue 13, "Deadlines"): reminders to both coaches of a match two days before its deadline
+"""The league clock: reminders to both coaches of a match two days before its deadline
 and on the day, each mailed once, and the read of the matches past their deadline (overdue) that the
-commissioner's queue shows. Celery beat runs `clock_tick` hourly (league.tasks.league_clock_tick).
+commissioner's queue shows. Celery beat runs `clock_tick` hourly (dugout.tasks.league_clock_tick).
 
 When a reminder falls due, in the league's own time zone: the deadline's day is the local date of the last
 moment before the deadline (a deadline at midnight belongs to the day that ends there); the day's reminder is

@@ -1,4 +1,4 @@
-"""Result disputes and forfeits (issue 13): a coach who did not enter a result disputes it with a reason instead
+"""Result disputes and forfeits: a coach who did not enter a result disputes it with a reason instead
 of confirming it; the commissioner rules — confirms it as is, corrects it, or rejects it — and records forfeits
 for overdue matches. Every ruling is in the league's audit (league/audit.py)."""
 

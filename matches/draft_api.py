@@ -1,5 +1,5 @@
 """The live match sheet's endpoints (docs/api-v1-extensions.md "Live match sheet"): thin views over
-`matches.drafts`. Included from league/api/urls.py under `matches/<id>/draft/`."""
+`matches.drafts`. Included from dugout/api/urls.py under `matches/<id>/draft/`."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaigns.errors import NotPermitted
-from league.api.errors import validated
-from league.api.lookup import object_or_404
+from core.api.errors import validated
+from core.api.lookup import object_or_404
 
 from . import drafts, policy
 from .models import Match

@@ -1,4 +1,4 @@
-"""The matches' webhook events (league/webhooks/; docs/decisions.md "Webhook events"): `result_confirmed` when
+"""The matches' webhook events (league/webhooks/; docs/decisions/ "Webhook events"): `result_confirmed` when
 a result becomes final, `player_died` when a death becomes final (the confirmed result's injury, or a
 post-match step's). Called inside the acting service's transaction: the rows are its outbox. One query when
 the league has no hook for the event; the facts are read only when one has."""
@@ -17,7 +17,7 @@ from .models import Match, MatchTeam
 
 def _match_facts(match: Match) -> dict:
     facts = {"id": match.pk, "path": reverse("match-detail", args=[match.pk])}
-    with suppress(NoReverseMatch):  # the per-match share card (another part of issue 14): when the site has it
+    with suppress(NoReverseMatch):  # the per-match share card (matches/sharing/): when the site has it
         facts["card_path"] = reverse("match-card", args=[match.pk])
     return facts
 

@@ -1,5 +1,5 @@
-"""Overdue matches (issue 13, "Deadlines, disputes and the queue"): a match whose deadline has passed and that is
-not final yet. The commissioner's queue lists them (league/queue.py); he may record a forfeit for one."""
+"""Overdue matches: a match whose deadline has passed and that is
+not final yet. The commissioner's queue lists them (dugout/queue.py); he may record a forfeit for one."""
 
 from __future__ import annotations
 

@@ -103,7 +103,7 @@ def may_roll_challenge(user: AbstractBaseUser, league: League) -> bool:
 
 
 def may_propose_time(user: AbstractBaseUser, match: Match) -> bool:
-    """A coach of the match proposes a date and time for it (issue 13, "Match times")."""
+    """A coach of the match proposes a date and time for it."""
     return _coaches_one_of(user, _teams(match))
 
 
@@ -113,5 +113,5 @@ def may_accept_time(user: AbstractBaseUser, match: Match, proposing_team_id: int
 
 
 def may_publish_schedule(user: AbstractBaseUser, league: League) -> bool:
-    """Only the commissioner generates, previews and changes a league's schedules (issue 13, "Schedules")."""
+    """Only the commissioner generates, previews and changes a league's schedules."""
     return may_run_league(user, league)

@@ -9,9 +9,9 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import action
 
-from league.api.errors import validated
-from league.api.fields import TextField
-from league.api.lookup import object_or_404, path_id
+from core.api.errors import validated
+from core.api.fields import TextField
+from core.api.lookup import object_or_404, path_id
 from league.audit import REASON_MAX
 
 from . import corrections, disputes, services

@@ -12,7 +12,7 @@ SNAPSHOT_FIELDS = ("goal_points", "abilities", "role", "wounds", "armour_used", 
 
 def team_snapshot(team: Team, rules, hr) -> dict:
     """The team as it stood before the match (its coach, TV, treasury, fan factor, rerolls and roster). The coach
-    is who the match counts for in the coaches' ratings, whoever coaches the team later (league/ratings.py)."""
+    is who the match counts for in the coaches' ratings, whoever coaches the team later (dugout/ratings.py)."""
     return {
         "coach": team.coach_id,
         "team_value": rules.team_value(team_state(team=team), hr),

@@ -58,7 +58,7 @@ def roll_row(
 
 
 def restored_roll(**fields) -> Roll:
-    """A roll-log row as an export recorded it, for the import (league/importer.py), which rebuilds the log as it
+    """A roll-log row as an export recorded it, for the import (dugout/importer.py), which rebuilds the log as it
     was and rolls nothing: built here, beside `roll_row`, so the roll log keeps one module that shapes its rows."""
     return Roll(**fields)
 

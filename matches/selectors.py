@@ -78,7 +78,7 @@ def league_panels(*, league: League, fixtures: int = 10, results: int = 10) -> t
     whatever the league's history: the sides of the matches the two bounded subqueries pick (each served by
     its index), with their matches and teams. A match always has its sides (`match_schedule` makes them)."""
     # One `IN (… UNION ALL …)` rather than two ORed INs: PostgreSQL plans the OR as a scan of every side
-    # of every match; the union as two index reads and a join (docs/decisions.md, 2026-12-01). Each sliced
+    # of every match; the union as two index reads and a join (docs/decisions/, 2026-12-01). Each sliced
     # pick is wrapped once more, as SQLite allows no LIMIT directly inside a compound statement.
     fixture_ids = league_fixtures(league=league).values("id")[:fixtures]
     result_ids = league_results(league=league).values("id")[:results]
@@ -187,7 +187,7 @@ def league_standings(*, league: League) -> list[dict]:
 
 
 def division_standings(*, league: League) -> list[dict]:
-    """Issue 13, "Divisions": one table per division of the league, in the divisions' order — `[{id, name,
+    """One table per division of the league, in the divisions' order — `[{id, name,
     order, rows}]`, each `rows` the division's teams ranked as `league_standings` ranks the league's (the same
     final sides of the open season, the same tie-breakers, head-to-head among the division's tied teams), and
     last, when some teams are in none, theirs (`id` None, "No division"). [] when the league has no divisions.

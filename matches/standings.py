@@ -1,4 +1,4 @@
-"""The league table, cached and exact (issue 12, "Tables are cached and exact").
+"""The league table, cached and exact.
 
 Computing a table reads every final side of the league (20,000 rows at 10,000 matches), so it is computed once
 per *table version* and kept in Django's cache (Redis when REDIS_URL is set, local memory otherwise). The version

@@ -6,7 +6,7 @@ the head (last sequence and balance) of each of its ledger accounts.
 The second query starts once the team's row is locked, so what it folds is as fresh as separate queries would
 read it: a concurrent step of the same team has committed before it (PostgreSQL's READ COMMITTED takes a new
 snapshot per statement; a statement that waited for a row lock sees the other tables as they stood when it
-started, which is why nothing but the team's own columns is read with the lock). docs/decisions.md,
+started, which is why nothing but the team's own columns is read with the lock). docs/decisions/,
 2026-12-02 "A step's reads folded into its sequence's row".
 """
 

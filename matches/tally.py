@@ -1,7 +1,7 @@
-"""Each player's running totals of a season (issue 12, "a 400-team league's report under 1 s"; issue 13): the sums
+"""Each player's running totals of a season: the sums
 of his final matches' rows (`PlayerMatch`) of one season, kept as a row (`PlayerSeason`) that the confirming or
 correcting transaction moves with the rows themselves, so a report reads a row a player instead of summing the
-season's history (73,000 rows in the benchmark's 400-team league; docs/decisions.md, "The season's tally").
+season's history (73,000 rows in the benchmark's 400-team league; docs/decisions/, "The season's tally").
 
 Exact by construction: `tally_add(+1)` adds exactly the rows `result_apply` writes, `tally_add(-1)` takes away
 exactly the rows `result_undo` deletes (a correction is the one then the other, in its transaction); writers that
@@ -16,31 +16,10 @@ from collections.abc import Iterable, Mapping
 from django.db import connection, models
 from django.db.models import Count, Sum
 
+from matches.models.tally import PlayerSeason
+
 #: The row fields the tally sums (with `matches`, the count of rows).
 TALLIED = ("touchdowns", "casualties", "goal_points")
-
-
-class PlayerSeason(models.Model):
-    """One player's totals over his league's final matches of one season (kept by `tally_add`). Plain integers,
-    not positive ones: taking away rows that were never added (made outside the services) must not fail a
-    correction."""
-
-    league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey("teams.Player", on_delete=models.CASCADE, related_name="season_tallies")
-    season = models.PositiveSmallIntegerField()
-    matches = models.IntegerField(default=0)
-    touchdowns = models.IntegerField(default=0)
-    casualties = models.IntegerField(default=0)
-    goal_points = models.IntegerField(default=0)
-
-    class Meta:
-        app_label = "matches"
-        constraints = [models.UniqueConstraint(fields=["player", "season"], name="playerseason_once_per_season")]
-        # The report's read: a league's season, a row a player.
-        indexes = [models.Index(fields=["league", "season"], name="playerseason_league_season")]
-
-    def __str__(self) -> str:
-        return f"{self.player_id} in season {self.season}"
 
 
 def tally_add(*, league_id: int, season: int, rows: Iterable, sign: int = 1) -> None:

@@ -1,4 +1,4 @@
-"""Match times (issue 13): a coach of a match proposes a date and time; the opponent accepts it, and it becomes
+"""Match times: a coach of a match proposes a date and time; the opponent accepts it, and it becomes
 the match's `scheduled_for`, or proposes another, which supersedes the first. One proposal is open at a time.
 
 A proposal is for a match still to be played (scheduled), in the future, and — when the match has a deadline —

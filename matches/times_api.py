@@ -1,4 +1,4 @@
-"""Match times through the API (issue 13; docs/api-v1-extensions.md "Match times and the league clock"): thin
+"""Match times through the API (docs/api-v1-extensions.md "Match times and the league clock"): thin
 views over matches/times.py.
 
     GET  /api/v1/matches/{id}/times/                      the match's proposals, oldest first (public)
@@ -14,8 +14,8 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from league.api.errors import validated
-from league.api.lookup import object_or_404, path_id
+from core.api.errors import validated
+from core.api.lookup import object_or_404, path_id
 
 from . import times
 from .models import Match, TimeProposal

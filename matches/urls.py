@@ -1,4 +1,4 @@
-"""The match pages (api-v1 "Web pages"), included from league.web.urls."""
+"""The match pages (api-v1 "Web pages"), included from dugout.web.urls."""
 
 from django.urls import path
 

@@ -1,4 +1,4 @@
-"""Commissioner gil adjustments (issue 13, "Audit"): a signed amount with a reason, posted to a team's treasury
+"""Commissioner gil adjustments: a signed amount with a reason, posted to a team's treasury
 through the one ledger writer as an entry of kind `adjustment`, never below 0, and recorded in the audit."""
 
 from __future__ import annotations

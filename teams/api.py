@@ -8,8 +8,8 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 
-from league.api.errors import validated
-from league.api.lookup import object_or_404, path_id
+from core.api.errors import validated
+from core.api.lookup import object_or_404, path_id
 from league.models import League
 
 from . import services, transfers

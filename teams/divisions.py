@@ -1,4 +1,4 @@
-"""A league's divisions (issue 13, "Divisions"): the commissioner creates, renames and deletes them and places
+"""A league's divisions: the commissioner creates, renames and deletes them and places
 teams in them. Each write runs under the league's row lock, is audited (action "division", with a reason: the
 commissioner's, else one in words) and gives the league a new table version (`league_table_changed`), since
 the divisions' tables — and the pages that show them — change with it."""
@@ -10,8 +10,8 @@ from django.db import transaction
 
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from league.audit import audit_record
-from league.divisions_models import NAME_LENGTH
 from league.models import Division, League, league_table_changed
+from league.models.divisions import NAME_LENGTH
 from league.policy import may_manage_divisions
 
 from .models import Team

@@ -1,8 +1,8 @@
-"""A team's match history on its sheet (issue 14): its final matches (date, opponent, score, outcome), its W-D-L and
+"""A team's match history on its sheet: its final matches (date, opponent, score, outcome), its W-D-L and
 current streak, and the series its ruleset charts (`Ruleset.team_series`) from each match side's pre-match
 snapshot. All from the MatchTeam rows, so a correction changes them.
 
-The rows are facts of the matches app, a layer above teams (league/layers.py): as for a player's injuries,
+The rows are facts of the matches app, a layer above teams (dugout/layers.py): as for a player's injuries,
 MatchesConfig.ready() lends the annotation here (`team_history_source`), and the sheet's one team query carries
 them as a JSON array — no query of their own.
 """

@@ -1,4 +1,4 @@
-"""Removing a league member and reassigning his teams (issue 13, "Membership"). A removed coach's teams stay in
+"""Removing a league member and reassigning his teams. A removed coach's teams stay in
 the league, their players and ledger untouched, marked without coach (`Team.coach` null) until the commissioner
 hands them to another coach of the league. Both are in the league's audit."""
 

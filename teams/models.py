@@ -90,7 +90,7 @@ class Team(models.Model):
         "league.Stadium", null=True, blank=True, on_delete=models.SET_NULL, related_name="resident_teams"
     )
     owns_stadium = models.BooleanField(default=False)
-    #: The league division it plays in (issue 13, "Divisions"); none when the league has none or it is unplaced
+    #: The league division it plays in; none when the league has none or it is unplaced
     #: (a division deleted: its teams fall back to none).
     division = models.ForeignKey(
         "league.Division", null=True, blank=True, on_delete=models.SET_NULL, related_name="teams"
@@ -98,7 +98,7 @@ class Team(models.Model):
     #: Set when the team leaves creation (the coach declares it ready, or its first match is scheduled).
     creation_closed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    #: Team identity (issue 14): two colours (#rrggbb, checked by teams/identity/services.py) and the logo, a
+    #: Team identity: two colours (#rrggbb, checked by teams/identity/services.py) and the logo, a
     #: content key naming its re-encoded PNGs in the default storage (empty: no logo; teams/identity/images.py).
     primary_colour = models.CharField(max_length=7, default="#1f3a5f")
     secondary_colour = models.CharField(max_length=7, default="#f2c14e")
@@ -206,7 +206,7 @@ class LedgerEntry(models.Model):
         ordering = ["team", "account", "sequence"]
         verbose_name_plural = "ledger entries"
         # The weekly report reads a league's entries of one week: per team, a range of dates
-        # (docs/decisions.md, 2026-12-01 "The ledger's date index").
+        # (docs/decisions/, 2026-12-01 "The ledger's date index").
         indexes = [models.Index(fields=["team", "created_at"], name="ledger_team_created_at")]
         constraints = [
             models.UniqueConstraint(fields=["team", "account", "sequence"], name="ledger_unique_sequence"),

@@ -46,6 +46,6 @@ def may_approve_transfer(user: AbstractBaseUser, transfer: Transfer) -> bool:
 
 
 def may_dress_team(user: AbstractBaseUser, team: Team) -> bool:
-    """A team's colours and logo (issue 14): its coach, or the league's commissioner (audited) — he tidies a
+    """A team's colours and logo: its coach, or the league's commissioner (audited) — he tidies a
     league's look, e.g. an offensive logo."""
     return may_coach_team(user, team) or may_run_league(user, team.league)

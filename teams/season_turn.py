@@ -1,7 +1,7 @@
-"""The season turn applied to a league's teams (issue 13): the ruleset's pure answer
+"""The season turn applied to a league's teams: the ruleset's pure answer
 (`Ruleset.season_turn`, campaigns/rulesets/season.py) read from plain team data and written back in bulk —
 a fixed number of queries whatever the league's size — inside the caller's transaction
-(league/seasons.py `season_start_next`, after its commissioner check).
+(dugout/seasons.py `season_start_next`, after its commissioner check).
 
 Released players are marked (status `retired`, `left_at`), never deleted: their history and pages stay. A
 treasury set to a redraft budget moves through the ledger writer (`ledger_post_teams`), one `redraft` entry per

@@ -199,8 +199,8 @@ def team_players_reload(*, team: Team) -> None:
 
 
 # A player's injuries are facts of the matches he played: the per-match rows the matches app keeps, a layer
-# above teams (league/layers.py). Teams never imports matches; MatchesConfig.ready() lends its reader here
-# (docs/decisions.md, 2026-12-01 "Imports between the domain apps run one way").
+# above teams (dugout/layers.py). Teams never imports matches; MatchesConfig.ready() lends its reader here
+# (docs/decisions/, 2026-12-01 "Imports between the domain apps run one way").
 _injury_source: dict[str, Callable] = {}
 
 

@@ -75,7 +75,7 @@ def test_the_grep_sees_the_shapes_it_refuses():
         "if league.ruleset not in cache:",
     ]
     sources = {str(p.relative_to(ROOT)) for p in _sources()}
-    assert {"league/web/views.py", "templates/teams/_sheet.html", "teams/web/sheet.py"} <= sources
+    assert {"dugout/web/views.py", "templates/teams/_sheet.html", "teams/web/sheet.py"} <= sources
     assert not any(s.startswith(("campaigns/", "tests/")) or "/migrations/" in s for s in sources)
     assert [line for line in caught if not asks_the_game(line)] == []
     assert [line for line in passed if asks_the_game(line)] == []

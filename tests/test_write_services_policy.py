@@ -26,9 +26,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
-from league import importer, joining, seasons
+from dugout import importer, seasons
+from dugout.export import league_export_stream
+from league import joining
 from league import services as league_services
-from league.export import league_export_stream
 from league.models import Division, JoinRequest, Membership, Webhook
 from league.webhooks import services as webhook_services
 from matches import aftermath, challenges, corrections, disputes, drafts, prematch, times
@@ -84,12 +85,12 @@ NOT_WRITES = {
     "matches.drafts.draft_teams": "a read: the players a live sheet offers",
     "matches.drafts.draft_body": "a read: the result body a live sheet folds into",
     "matches.drafts.draft_state": "a read: a live sheet as the API shows it",
-    "league.seasons.league_seasons": "a read: the league's seasons",
+    "dugout.seasons.league_seasons": "a read: the league's seasons",
     "matches.disputes.match_open_dispute": "a read: a match's open dispute, for its page",
-    "league.seasons.season_of": "a read: one season of the league",
-    "league.seasons.next_turn": "a read: what the next season turn will do (carry or redraft), for the page",
+    "dugout.seasons.season_of": "a read: one season of the league",
+    "dugout.seasons.next_turn": "a read: what the next season turn will do (carry or redraft), for the page",
     "matches.times.match_time_proposals": "a read: a match's proposed times",
-    "league.importer.max_bytes": "a read: the largest import document (a setting)",
+    "dugout.importer.max_bytes": "a read: the largest import document (a setting)",
     "matches.schedules.reads.league_schedules": "a read: the season's schedules as the pages show them",
     "matches.schedules.bracket.league_bracket": "a read: the season's knockout as the bracket answers it",
     "matches.schedules.reads.schedule_rounds_out": "a read: a schedule's rounds as the API answers them",
@@ -111,7 +112,7 @@ PRIMITIVES = {
     "only the entry's recorded author",
     "teams.services.ledger_post_teams": "the ledger writer's form for one entry on each of many teams (the "
     "season turn's redraft budgets), under the season turn's team locks; `user` is only the entries' author",
-    "teams.season_turn.season_turn_apply": "the season turn, called only by league.seasons.season_start_next "
+    "teams.season_turn.season_turn_apply": "the season turn, called only by dugout.seasons.season_start_next "
     "inside its transaction, after its commissioner check; `user` is the ledger entries' author",
     "teams.services.ledger_post_many": "ledger_post's bulk form (several entries in one insert), under the same "
     "checked service's team lock; `user` is only the entries' recorded author",
@@ -121,7 +122,7 @@ PRIMITIVES = {
 OPEN_DOORS = {
     "league.services.league_create": "anyone signed in founds a league",
     "league.services.league_join": "anyone signed in joins an open league",
-    "league.importer.league_import": "anyone signed in rebuilds an exported league as his own",
+    "dugout.importer.league_import": "anyone signed in rebuilds an exported league as his own",
     "league.joining.invite_link_join": "anyone signed in who holds a valid invite link joins its league",
     "league.joining.join_request_create": "anyone signed in asks to join an invite-only league",
 }
@@ -254,7 +255,7 @@ PLAYER = lambda w: w.home.players.order_by("number").first().pk  # noqa: E731
 CALLS: dict[str, Call] = {
     # league
     "league.services.league_create": Call(lambda w: {"name": "New Cup", "ruleset": "blitzbowl"}, lambda w: w.bob),
-    "league.importer.league_import": Call(
+    "dugout.importer.league_import": Call(
         lambda w: {"stream": io.BytesIO(b"".join(league_export_stream(league=w.league)))}, lambda w: w.bob
     ),
     "league.services.league_join": Call(lambda w: {"league": w.league}, lambda w: UserFactory(username="erin")),
@@ -352,8 +353,8 @@ CALLS: dict[str, Call] = {
     "teams.adjustments.team_adjust": Call(
         lambda w: {"team_id": w.home.pk, "amount": 5_000, "reason": "League bonus"}, lambda w: w.commissioner
     ),
-    "league.seasons.season_start_next": Call(lambda w: {"league_id": w.league.pk}, lambda w: w.commissioner),
-    "league.seasons.league_set_next_season_rules": Call(
+    "dugout.seasons.season_start_next": Call(lambda w: {"league_id": w.league.pk}, lambda w: w.commissioner),
+    "dugout.seasons.league_set_next_season_rules": Call(
         lambda w: {"league_id": w.league.pk, "overrides": {}}, lambda w: w.commissioner
     ),
     "matches.times.match_time_propose": Call(

@@ -122,11 +122,11 @@ class Ruleset(Presentation):
     name: str = ""
     #: "gil" (a treasury ledger), "points" (a points budget) or "none".
     economy: str = "none"
-    #: What a team keeps from one season to the next (issue 13; the season page lists it): the teams, players,
+    #: What a team keeps from one season to the next (the season page lists it): the teams, players,
     #: ledger and memorial always carry, and nothing is reset at a season's turn unless a ruleset says so.
     season_carries: tuple[str, ...] = ("rosters",)
     purchase_items: tuple[str, ...] = ()
-    #: The team series the team sheet charts over the season (issue 14): (key of a match side's pre-match
+    #: The team series the team sheet charts over the season: (key of a match side's pre-match
     #: snapshot, the chart's title). A game keeping no such number declares none.
     team_series: tuple[tuple[str, str], ...] = ()
     roles: tuple[str, ...] = ()
@@ -310,11 +310,11 @@ class Ruleset(Presentation):
         """Refuse cancelling the team's residency, or return its cost in gil."""
         raise RuleViolation(f"{self.name} teams have no home stadium.")
 
-    # --- the season turn (issue 13; campaigns/rulesets/season.py) --------------------------------------
+    # --- the season turn (campaigns/rulesets/season.py) --------------------------------------
     def season_turn(self, teams: tuple[season.SeasonTeam, ...], hr: Mapping) -> tuple[season.TeamTurn, ...]:
         """What the turn to the next season changes on each team (teams it leaves alone are not named).
 
-        `carry`: I (issue 13) nothing — every rulebook keeps between seasons what a team keeps between matches.
+        `carry`: I: nothing — every rulebook keeps between seasons what a team keeps between matches.
         `redraft`: every team rebuilt (`season.redraft`) with the ruleset's `redraft_treasury`."""
         if season.rollover(hr) != "redraft":
             return ()

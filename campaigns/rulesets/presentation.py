@@ -48,7 +48,7 @@ class Presentation:
     report_scorers: tuple[str, str, str] = ("player", "touchdowns", "touchdowns")
     #: The casualties' leaderboard, the same shape; None: the game has none.
     report_casualties: tuple[str, str, str] | None = None
-    #: Issue 14: the players' stats (campaigns/rulesets/stats.py) in the order pages show them, and the records'
+    #: The players' stats (campaigns/rulesets/stats.py) in the order pages show them, and the records'
     #: headline stat and casualties' stat (keys of them; None: the game has none).
     player_stats: tuple[stats.StatSpec, ...] = (stats.MATCHES,)
     headline_stat: str | None = None

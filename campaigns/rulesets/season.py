@@ -1,5 +1,5 @@
-"""The season turn (issue 13), as plain data: what each team keeps or gives up when a season closes and the next
-opens. Pure: no ORM, no dice. league/seasons.py reads the teams as `SeasonTeam`s, asks the league's ruleset
+"""The season turn, as plain data: what each team keeps or gives up when a season closes and the next
+opens. Pure: no ORM, no dice. dugout/seasons.py reads the teams as `SeasonTeam`s, asks the league's ruleset
 (`Ruleset.season_turn`) and applies the `TeamTurn`s it answers, in bulk, inside the turn's transaction.
 
 House rule `season_rollover` (every ruleset): `carry` (the default) keeps what the ruleset's `season_carries`
@@ -63,7 +63,7 @@ def rollover(hr: Mapping[str, Any]) -> str:
 
 
 def check_rollover(value: Any) -> None:
-    """H (issue 13): `season_rollover` is `carry` or `redraft`."""
+    """H: `season_rollover` is `carry` or `redraft`."""
     if value not in ROLLOVERS:
         raise RuleViolation("season_rollover must be 'carry' or 'redraft'.", field="season_rollover")
 

@@ -1,4 +1,4 @@
-"""The player statistics a ruleset declares (issue 14, "Players and leaders"): plain data and pure functions.
+"""The player statistics a ruleset declares: plain data and pure functions.
 
 Each ruleset lists its stats (`Ruleset.player_stats`) as `StatSpec`s: the key the API names (api-v1 v1.1: the keys
 of a player's `career`, `seasons[]`, `history[]` and of the leaders' `stat`), its label and how it is read from
@@ -56,8 +56,8 @@ def by_key(specs: tuple[StatSpec, ...]) -> dict[str, StatSpec]:
 
 
 def ranked(rows: list[dict], *, limit: int = 10) -> list[dict]:
-    """The leaders' table (issue 14): rows `{player, name, team, value}` by value, highest first, ties by name
+    """The leaders' table: rows `{player, name, team, value}` by value, highest first, ties by name
     (then by id, so equal names keep one order), the first `limit` with their `position` (1-based; tied rows
-    share none: the position is the row's place in the list, H docs/decisions.md "Leaders' ties")."""
+    share none: the position is the row's place in the list, H docs/decisions/ "Leaders' ties")."""
     ordered = sorted(rows, key=lambda r: (-r["value"], r["name"].casefold(), r["player"]))[:limit]
     return [{"position": i, **r} for i, r in enumerate(ordered, start=1)]

@@ -1,4 +1,4 @@
-"""Schedule generators (issue 13, "Schedules"): pure functions from team ids, dates and earlier play to
+"""Schedule generators: pure functions from team ids, dates and earlier play to
 immutable schedules — no Django, no database. The services turn them into matches.
 
 - round_robin: the circle method, one or two legs, byes, dates, the consecutive rule (round_robin.py)

@@ -1,11 +1,11 @@
-"""Changing a published round robin: a team withdraws, a team joins late (issue 13, "Schedules").
+"""Changing a published round robin: a team withdraws, a team joins late.
 
 Neither moves a fixture that is already in the schedule (coaches may have agreed its time): a withdrawal only
 takes matches out, a late team's matches are only added.
 
 - `withdraw`: every pairing of the team not yet played is removed and its opponent rests that round instead (a
   bye); its played pairings stay, and it leaves every round's byes (it is no longer in the schedule).
-- `add_late_team` (H, ../../docs/decisions.md "Pure schedule generators"): the late team owes every team of the
+- `add_late_team` (H, ../../docs/decisions/ "Pure schedule generators"): the late team owes every team of the
   schedule `legs` meetings. From `from_round` on, round by round, it plays a team resting that round that it
   still owes a meeting (the one it owes most, then the best seeded), so no one plays twice in a round and no
   fixture moves; what it still owes after the last round goes into rounds appended after it, one match each

@@ -1,4 +1,4 @@
-"""Divisions (issue 13, "Schedules"): a round robin per division, and a knockout drawn from several tables."""
+"""Divisions: a round robin per division, and a knockout drawn from several tables."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Knockout brackets (issue 13, "Schedules"): seeded from an ordered list, byes to the top seeds.
+"""Knockout brackets: seeded from an ordered list, byes to the top seeds.
 
-Standard seeding (H, ../../docs/decisions.md "Pure schedule generators"): the bracket holds the next power of
+Standard seeding (H, ../../docs/decisions/ "Pure schedule generators"): the bracket holds the next power of
 two at or above the number of teams; its slots are ordered so that in round 1 seed 1 meets the last seed, seed 2
 the second last, and so on, with 1 and 2 in opposite halves (they can meet only in the final), 1–4 in different
 quarters, and so on down. The seeds past the number of teams are empty, so their opponents — the top seeds —

@@ -1,4 +1,4 @@
-"""Round robins by the circle method (issue 13, "Schedules"), one or two legs, with byes for odd numbers.
+"""Round robins by the circle method, one or two legs, with byes for odd numbers.
 
 The circle method: the teams (in seeding order) sit in a circle with one seat fixed; each round pairs seat i
 with seat n-1-i, then every seat but the fixed one moves one place on. With an odd number of teams a phantom

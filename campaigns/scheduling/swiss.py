@@ -1,7 +1,7 @@
-"""Swiss rounds for open leagues (issue 13, "Schedules"): pairing by the table, no rematch while another
+"""Swiss rounds for open leagues: pairing by the table, no rematch while another
 pairing exists, a bye to the lowest-ranked team without one.
 
-H (../../docs/decisions.md "Pure schedule generators"), where the rules are silent:
+H (../../docs/decisions/ "Pure schedule generators"), where the rules are silent:
 - The table comes in order (points, then the ruleset's tie-breakers — the league's standings already rank so),
   and teams are paired down it: the best unpaired team meets the next best it has not played (Monrad pairing,
   the usual one in club leagues: it pairs teams of equal points first). The better ranked team is at home.

@@ -98,7 +98,7 @@ def _place(fig, ax, title: str, tick_labels: Sequence[str], legend_rows: int) ->
     one to the title, wrapped to the width there is (the figure grows a line's height for each line it adds).
 
     matplotlib's constrained layout found these margins by laying every text out several times before each
-    save: two thirds of a chart's time (issue 12's weekly reports draw one per league). The margins are what it
+    save: two thirds of a chart's time (the weekly reports draw one per league). The margins are what it
     found for these charts: the title above, the x ticks and label below, then the legend's rows at the foot."""
     import textwrap
 
@@ -142,7 +142,7 @@ def _legend(fig, lines, rows: int) -> None:
     each line's handle (a stretch of its line with one marker) and its label, placed at fixed positions.
 
     matplotlib's own legend lays out every entry's box and text to find the block's size and centre it, on each
-    save: a third of a report chart's drawing (issue 12). The columns here are fixed instead, the labels cut to
+    save: a third of a report chart's drawing. The columns here are fixed instead, the labels cut to
     fit them (`_short`)."""
     from matplotlib.lines import Line2D
 
@@ -174,7 +174,7 @@ def _png(fig) -> bytes:
 
     A chart has a few hundred colours (its lines and their anti-aliased edges): an octree palette of 256 keeps
     them to the eye, and Pillow neither filters a palette image's rows (it tries five filters on every row of a
-    true-colour one) nor deflates four bytes a pixel. A third of the file, in half the encoding time (issue 12)."""
+    true-colour one) nor deflates four bytes a pixel. A third of the file, in half the encoding time."""
     from PIL import Image
 
     fig.canvas.draw()

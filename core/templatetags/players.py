@@ -1,4 +1,4 @@
-"""`{% player_link id name %}`: every player's name on every page links to his page (issue 14), written once."""
+"""`{% player_link id name %}`: every player's name on every page links to his page, written once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The commissioner's desk in the API (issue 13; contract: docs api-v1 "Result disputes and the commissioner's
+"""The commissioner's desk in the API (contract: docs api-v1 "Result disputes and the commissioner's
 queue"; extensions in docs/api-v1-extensions.md "The commissioner's desk"): the queue, gil adjustments, invite
 links, requests to join, removing a member and reassigning his teams. Thin views over dugout/queue.py,
 league/joining.py, teams/members.py and teams/adjustments.py."""

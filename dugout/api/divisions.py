@@ -1,4 +1,4 @@
-"""A league's divisions (issue 13, "Divisions"; docs/api-v1-extensions.md): thin views over teams/divisions.py.
+"""A league's divisions (docs/api-v1-extensions.md): thin views over teams/divisions.py.
 The list is public; every write is the commissioner's (403 otherwise), audited, with an optional `reason`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Players and leaders (issue 14; contract: api-v1 "Contract additions (v1.1)", "Players and leaders"; the CSV
+"""Players and leaders (contract: api-v1 "Contract additions (v1.1)", "Players and leaders"; the CSV
 forms of "Feeds, exports and webhooks"): thin views over league/players."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`GET /api/v1/leagues/{id}/ratings/` (issue 14): the league's Elo ratings of teams and coaches (public; the
+"""`GET /api/v1/leagues/{id}/ratings/`: the league's Elo ratings of teams and coaches (public; the
 document dugout/ratings.py computes and caches per table version; documented in docs/api-v1-extensions.md)."""
 
 from __future__ import annotations

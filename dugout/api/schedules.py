@@ -1,4 +1,4 @@
-"""Generated schedules and the bracket (issue 13; contract: docs api-v1 "Contract additions (v1.1)", Schedules;
+"""Generated schedules and the bracket (contract: docs api-v1 "Contract additions (v1.1)", Schedules;
 extensions: docs/api-v1-extensions.md): thin views over matches/schedules.py."""
 
 from __future__ import annotations

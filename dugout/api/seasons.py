@@ -1,4 +1,4 @@
-"""Seasons and the audit (issue 13; contract: docs api-v1 "Contract additions (v1.1)"): thin views over
+"""Seasons and the audit (contract: docs api-v1 "Contract additions (v1.1)"): thin views over
 dugout/seasons.py and league/audit.py."""
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ class LeagueUpdateIn(serializers.Serializer):
 class ReportOut(serializers.Serializer):
     id = serializers.IntegerField()
     week = serializers.CharField()
-    season = serializers.IntegerField(help_text="The number of the season the report is of (issue 13).")
+    season = serializers.IntegerField(help_text="The number of the season the report is of.")
     created_at = serializers.DateTimeField()
     url = serializers.CharField()
 
@@ -170,7 +170,7 @@ class SeasonQuery(serializers.Serializer):
 
 class StandingsQuery(SeasonQuery):
     division = serializers.IntegerField(
-        required=False, min_value=1, max_value=2**63 - 1, help_text="A division's id: its table (issue 13, Divisions)."
+        required=False, min_value=1, max_value=2**63 - 1, help_text="A division's id: its table (Divisions)."
     )
 
 

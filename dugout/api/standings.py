@@ -1,4 +1,4 @@
-"""The standings' public read (issue 12, "Tables are cached and exact"; issue 13, `?season=N`): the cached
+"""The standings' public read (`?season=N`): the cached
 document of a league's table with its tag as ETag, a closed season's frozen table, and the shortcut that answers
 an anonymous read without DRF's per-request machinery when none of it can change the answer. The league
 viewset (dugout/api/views.py) routes its `standings` action here."""
@@ -23,7 +23,7 @@ from matches.standings import cached_document, current_tag
 
 
 def season_standings_answer(request, league_id: int, query: dict) -> HttpResponse | None:
-    """`?season=N` (issue 13): the open season's table as `standings_answer` gives it, or a closed season's final
+    """`?season=N`: the open season's table as `standings_answer` gives it, or a closed season's final
     table as it was frozen (its ETag names the season: a closed season's table never changes). None when there
     is no such league or season."""
     league = League.objects.filter(pk=league_id).only("pk", "season").first()
@@ -53,7 +53,7 @@ def standings_answer(request, league_id: int, division: int | None = None) -> Ht
     """The standings of a league as the database has them now (one read of its row for the table's tag), with
     the tag as ETag: 304 to a client holding it, else the cached document. None when there is no such league.
 
-    `division` (issue 13, "Divisions"): that division's table instead, cached and tagged the same way (its ETag
+    `division`: that division's table instead, cached and tagged the same way (its ETag
     names the division; every division write renews the table version). None when the league has no such
     division."""
     tag = current_tag(league_id)
@@ -135,7 +135,7 @@ def standings_shortcut(view, request, kwargs) -> HttpResponse | None:
 
 
 def standings_csv(response: HttpResponse, league_id: int) -> HttpResponse:
-    """`?format=csv` (issue 14): the same table as `text/csv` with a header row (the JSON rows' keys; a list or
+    """`?format=csv`: the same table as `text/csv` with a header row (the JSON rows' keys; a list or
     an object in a cell as its JSON). A 304 stays a 304."""
     if response.status_code != 200:
         return response

@@ -137,7 +137,7 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return Response(MembershipOut(membership).data, status=status.HTTP_201_CREATED)
 
     def get_renderers(self):
-        """The standings also answer `?format=csv` (issue 14): the viewset's renderers and the CSV one (added here,
+        """The standings also answer `?format=csv`: the viewset's renderers and the CSV one (added here,
         not on the action, so the standings' shortcut still follows the viewset's own renderers)."""
         renderers = super().get_renderers()
         return [*renderers, CSVRenderer()] if self.action == "standings" else renderers

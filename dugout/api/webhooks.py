@@ -1,4 +1,4 @@
-"""A league's outgoing webhooks (issue 14, "Feeds, exports and webhooks"; docs/api-v1-extensions.md): thin views
+"""A league's outgoing webhooks (docs/api-v1-extensions.md): thin views
 over league/webhooks/services.py. Everything here is the commissioner's (403 otherwise); writes are audited."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The benchmark's data (issue 12, "The benchmark"): one big Blitz Bowl league (400 teams, ~4,978 players,
+"""The benchmark's data: one big Blitz Bowl league (400 teams, ~4,978 players,
 10,000 final matches) and 1,000 small ones (4 teams, a few matches each), shaped as real use makes them.
 
 Bulk mode: users, memberships, teams, their opening treasury and hires are written with bulk_create from the

@@ -1,4 +1,4 @@
-"""The export's divisions (issue 13, "Divisions"): each `Division` of the league in its order — id, name and
+"""The export's divisions: each `Division` of the league in its order — id, name and
 order; each team record names its division (`division`, a division's id here, or null). One query."""
 
 from __future__ import annotations

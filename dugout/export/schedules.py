@@ -1,4 +1,4 @@
-"""The export's generated schedules (issue 13, "Schedules"; matches/schedules.py makes them): each `Schedule` of
+"""The export's generated schedules (matches/schedules.py makes them): each `Schedule` of
 the league, oldest season first, with its `ScheduleRound`s in their order — the format, legs, days per round,
 start, the teams still in it in seeding order and the withdrawn ones; each round's dates, byes, kind and, for a
 knockout, its slots in bracket order ([home, away] for a match, a team id for a bye). The matches name their

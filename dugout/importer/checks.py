@@ -135,7 +135,7 @@ def choices_of(choices) -> tuple[str, ...]:
 
 
 def colour(value, path):
-    """A team colour (issue 14, team identity): #rrggbb, kept in lower case."""
+    """A team colour (team identity): #rrggbb, kept in lower case."""
     if not isinstance(value, str) or not COLOUR.fullmatch(value):
         raise bad(path, "Expected a colour written #rrggbb.")
     return value.lower()

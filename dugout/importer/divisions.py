@@ -1,4 +1,4 @@
-"""The divisions (issue 13, "Divisions"), read before the teams that name them: each `{id, name, order}`;
+"""The divisions, read before the teams that name them: each `{id, name, order}`;
 names unique in the league ignoring case, as the divisions' services keep them."""
 
 from __future__ import annotations

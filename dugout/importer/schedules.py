@@ -1,4 +1,4 @@
-"""The generated schedules (issue 13, "Schedules"): each `Schedule` with its `ScheduleRound`s, read before the
+"""The generated schedules: each `Schedule` with its `ScheduleRound`s, read before the
 matches, which name their round (`schedule_round`). Every field is checked where it is (a round's deadline
 before its start is refused at `schedules[0].rounds[2].deadline`); the team ids a schedule holds (its teams in
 seeding order, the withdrawn ones, each round's byes and a knockout's slots) are mapped to the new teams, and

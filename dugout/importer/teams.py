@@ -101,7 +101,7 @@ def read_teams(state: ImportState, chunk: list[tuple[str, Any]]) -> None:
             staff=field(record, path, "staff", json_value(dict), {}),
             home_stadium_id=home,
             division_id=field(record, path, "division", state.ref(state.divisions, "division"), None),
-            # Team identity (issue 14): the colours travel; a logo is a file in the source's storage and does not.
+            # Team identity: the colours travel; a logo is a file in the source's storage and does not.
             primary_colour=field(record, path, "primary_colour", colour, "#1f3a5f"),
             secondary_colour=field(record, path, "secondary_colour", colour, "#f2c14e"),
             owns_stadium=owns,

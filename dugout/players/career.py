@@ -1,4 +1,4 @@
-"""A player's page and API document (issue 14, api-v1 v1.1 `GET /players/{id}/`): the player as in a team, his
+"""A player's page and API document (api-v1 v1.1 `GET /players/{id}/`): the player as in a team, his
 team, his career and seasons (the ruleset's stats, campaigns/rulesets/stats.py, read from his per-match rows),
 his match history newest first (paged), and what he gained when — each skill or ability with the match it was
 gained in, and his value after each match — read from the post-match sequences' journals (every player change

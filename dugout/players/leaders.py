@@ -1,4 +1,4 @@
-"""The league's leaders (issue 14, api-v1 v1.1 "Players and leaders"): the top 10 players by each of the
+"""The league's leaders (api-v1 v1.1 "Players and leaders"): the top 10 players by each of the
 ruleset's stats in a season or the whole history, from one GROUP BY over the per-match rows, cached exactly per
 the league's table version (bumped on every confirm, correction, rejection and season turn); and the teams'
 leaderboards the ruleset has (team value, treasury, Fan Factor, win rate)."""

@@ -1,4 +1,4 @@
-"""The league's records and hall of fame (issue 14): the most of the ruleset's headline stat (and of its
+"""The league's records and hall of fame: the most of the ruleset's headline stat (and of its
 casualties, where it has them) in a match, a season and a career; the biggest win; the longest unbeaten run;
 the season champions. Four queries, cached per the league's table version (every input is a confirmed result
 or a season's close, each of which renews it). The decisions (ties, unbeaten, biggest win): docs/decisions/."""

@@ -20,7 +20,7 @@ def build_report(
     *, league, week_start: datetime, week_end: datetime, season: int | None = None, images: dict | None = None
 ) -> dict:
     """The week's report of `season` (default: the open one) as plain data: its sections count that season's
-    matches only (issue 13). Fixed queries whatever the league size. Given `images` (a dict), it also receives
+    matches only. Fixed queries whatever the league size. Given `images` (a dict), it also receives
     the e-mail's pictures: `images["chart"]`, the chart as PNG bytes, when the report has a chart."""
     w = Week(league, week_start, week_end, season)
     parts = Parts(w)

@@ -102,7 +102,7 @@ def table(w: Week) -> list[dict]:
     """The table at the week's end, each team's move since the table a week ago. Both are the league's table now
     (cached per table version: `league_standings`) without the sides confirmed since: the week's, and any
     later ones (a report regenerated after later results shows the table as it stood at the week's end). A
-    closed season's table now is the one frozen when it closed (issue 13: a report of a season counts its own)."""
+    closed season's table now is the one frozen when it closed (a report of a season counts its own)."""
     breakers = _tie_breakers(w.league)
     now = league_standings(league=w.league) if w.season == w.league.season else w.closed_table()
     if w.later_matches:

@@ -20,7 +20,7 @@ from dugout.reports.week import Week
 OMIT = object()
 
 #: How many teams the team-value chart draws: one line each in the chart's ten distinct colours. A 400-team
-#: league's chart of every team was 1.5 MB of SVG nobody could read (issue 12); it now draws the ten highest
+#: league's chart of every team was 1.5 MB of SVG nobody could read; it now draws the ten highest
 #: values and says so in its title.
 CHART_TEAMS = 10
 

@@ -66,7 +66,7 @@ def report_preload() -> None:
     """What a worker's first report would otherwise pay for, done once when the worker starts (dugout/celery.py):
     the URLconf imported and its reverse index built (a report reverses a link per player it names), and the
     report's templates read and compiled (the cached template loader keeps them when DEBUG is off). ≈ 0.3 s of
-    the first report of a 400-team league on the benchmark's machine (issue 12; docs/decisions/)."""
+    the first report of a 400-team league on the benchmark's machine (docs/decisions/)."""
     get_resolver().reverse_dict  # noqa: B018 (the property builds the index)
     for name in (REPORT_HTML, REPORT_TEXT):
         get_template(name)
@@ -110,7 +110,7 @@ def report_generate(*, league_id: int, moment: datetime | None = None, regenerat
         if not regenerate and (report := this_week.first()) is not None:
             return report
         start = moment - REPORT_SPAN
-        # I (issue 13): a report is of the season open when it is written, and counts only that season's matches
+        # I: a report is of the season open when it is written, and counts only that season's matches
         # (docs/decisions/, "A report in the week a season turned").
         images: dict[str, bytes] = {}
         data = build_report(league=league, week_start=start, week_end=moment, season=league.season, images=images)

@@ -86,7 +86,7 @@ class Week:
 
     def __init__(self, league, start: datetime, end: datetime, season: int | None = None):
         self.league, self.start, self.end = league, start, end
-        #: The season the report is of (issue 13; default the open one): every match it reads is of it.
+        #: The season the report is of (default the open one): every match it reads is of it.
         self.season = league.season if season is None else season
         self.rules, self.hr = league.rules, league.house_rules
         self.words = self.rules.words

@@ -1,4 +1,4 @@
-"""The commissioner's desk on the pages (issue 13): the queue panel with each item's actions in place (the
+"""The commissioner's desk on the pages: the queue panel with each item's actions in place (the
 dashboard's first panel, loaded by htmx and a page of its own without it), the audit, invite links, requests to
 join, removing a member, reassigning a team and gil adjustments. Thin views over the services."""
 

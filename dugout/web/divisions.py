@@ -1,4 +1,4 @@
-"""The commissioner's divisions panel (issue 13, "Divisions"): the dashboard loads it by htmx (a page of its own
+"""The commissioner's divisions panel: the dashboard loads it by htmx (a page of its own
 without it); it lists the divisions with their teams and, for whom the policy lets manage them, the forms to
 create, rename, delete and place teams. Thin views over teams/divisions.py."""
 

@@ -1,4 +1,4 @@
-"""The player page and the league's leaders, records and memorial pages (issue 14): public, no JavaScript,
+"""The player page and the league's leaders, records and memorial pages: public, no JavaScript,
 reads of league/players (each within the pages' query budget, tests/web/test_query_counts.py)."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "stats": rules.player_stats,
         "doc": doc,
         "injuries": player_injuries(player=player),
-        # Sharing (issue 14): a pasted link shows the player, his team and its logo.
+        # Sharing: a pasted link shows the player, his team and its logo.
         "og_title": f"{player.name} — {player.team.name}",
         "og_description": f"{player.position.name} of {player.team.name} · {player.team.league.name}",
         "og_url": absolute(request, reverse("player-detail", args=[player.pk])),

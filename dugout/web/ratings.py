@@ -1,4 +1,4 @@
-"""`/leagues/<id>/ratings/` (issue 14): the league's Elo ratings of teams and coaches, and a chart of the highest
+"""`/leagues/<id>/ratings/`: the league's Elo ratings of teams and coaches, and a chart of the highest
 rated teams' ratings over their matches (dugout/ratings.py; drawn on the server, no JavaScript). The chart's SVG
 is cached with the ratings' table version, so a page of an unchanged league draws nothing."""
 

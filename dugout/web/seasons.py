@@ -1,4 +1,4 @@
-"""The season pages (issue 13): a league's seasons with their champions, and one season with its final table
+"""The season pages: a league's seasons with their champions, and one season with its final table
 (frozen when it closed; the open season shows the live table)."""
 
 from __future__ import annotations

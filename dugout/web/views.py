@@ -44,7 +44,7 @@ def league_create(request: HttpRequest) -> HttpResponse:
     return render(request, "league/league_form.html", {"form": form})
 
 
-#: The league page's panels are bounded (issue 12): the first teams and the top of the table, the next
+#: The league page's panels are bounded: the first teams and the top of the table, the next
 #: fixtures and the latest results; the rest are on their own pages of `LIST_PAGE`.
 PANEL_SIZE, PANEL_TEAMS, LIST_PAGE = 10, 50, 50
 
@@ -65,7 +65,7 @@ def _viewer_teams(user, league: League, listed: list) -> list:
 
 
 def _anchor(division_id: int | None) -> str:
-    """The id of a division's table on the page (issue 13, "Divisions")."""
+    """The id of a division's table on the page."""
     return f"standings-division-{division_id}" if division_id is not None else "standings-no-division"
 
 
@@ -76,7 +76,7 @@ def _table_panel(league: League) -> str:
 
     def render() -> bytes:
         tables = division_standings(league=league)
-        if tables:  # issue 13, "Divisions": one table per division, the top of each
+        if tables:  # one table per division, the top of each
             if not any(row["played"] for table in tables for row in table["rows"]):
                 return b""
             each = max(3, PANEL_TEAMS // len(tables))
@@ -192,7 +192,7 @@ def league_table(request: HttpRequest, pk: int) -> HttpResponse:
     it is one cached computation, not a query per page)."""
     league = get_object_or_404(League, pk=pk)
     tables = division_standings(league=league)
-    if tables:  # issue 13, "Divisions": the divisions' tables one after the other, paged as one list of rows
+    if tables:  # the divisions' tables one after the other, paged as one list of rows
         rows = [{**row, "division": (table["name"], _anchor(table["id"]))} for table in tables for row in table["rows"]]
     else:
         rows = league_standings(league=league)

@@ -1,4 +1,4 @@
-"""The commissioner's webhooks panel (issue 14): the dashboard loads it by htmx (a page of its own without it);
+"""The commissioner's webhooks panel: the dashboard loads it by htmx (a page of its own without it);
 it lists the league's hooks with their last delivery's status and offers the forms to add, disable, re-enable
 and delete them. Thin views over league/webhooks/services.py (gated by the policy there and by the desk)."""
 

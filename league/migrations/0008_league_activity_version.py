@@ -5,7 +5,7 @@ import league.models
 
 
 class Migration(migrations.Migration):
-    """The league page's fixtures, results and reports panels are cached per activity version (docs/decisions.md
+    """The league page's fixtures, results and reports panels are cached per activity version (docs/decisions/
     2026-12-01). Existing leagues share one fresh random value: the cache keys carry the league's id as well."""
 
     dependencies = [

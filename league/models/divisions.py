@@ -1,4 +1,4 @@
-"""A league's divisions (issue 13, "Divisions"): a league may split its teams into divisions, each with its own
+"""A league's divisions: a league may split its teams into divisions, each with its own
 table; a team is in one division or none (`Team.division`). Kept apart from league/models.py so that module
 stays under 400 lines; league/models.py imports it at its end, so `league.models.Division` is the one name."""
 

@@ -1,4 +1,4 @@
-"""Outgoing webhooks (issue 14): a league's commissioner points Discord, Slack or a signed-JSON receiver at
+"""Outgoing webhooks: a league's commissioner points Discord, Slack or a signed-JSON receiver at
 the league's events (`result_confirmed`, `report_published`, `player_died`).
 
 An event writes one outbox row per interested hook (`WebhookDelivery`, unique per hook and event key) in the

@@ -22,10 +22,9 @@ from django.db.models import F
 
 from campaigns.errors import RuleViolation
 from league.models import AuditEntry
-
+from league.models.webhooks import Webhook, WebhookDelivery
 from league.webhooks import payloads
 from league.webhooks.guard import delivery_address
-from league.webhooks.models import Webhook, WebhookDelivery
 
 log = logging.getLogger(__name__)
 GONE = (404, 410)

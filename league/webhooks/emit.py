@@ -15,10 +15,10 @@ from celery import current_app
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
-from league.webhooks.models import Webhook, WebhookDelivery
+from league.models.webhooks import Webhook, WebhookDelivery
 
 log = logging.getLogger(__name__)
-TASK = "league.webhooks.tasks.webhook_deliver"
+TASK = "dugout.webhook_tasks.webhook_deliver"
 
 
 def event_emit(*, league_id: int, event: str, key: str, data: dict | Callable[[], dict]) -> int:

@@ -12,10 +12,9 @@ from django.db.models import OuterRef, Subquery
 from campaigns.errors import NotPermitted, RuleViolation
 from league.audit import audit_record
 from league.models import League
+from league.models.webhooks import EVENTS, URL_LENGTH, Webhook, WebhookDelivery
 from league.policy import may_run_league
-
 from league.webhooks.guard import url_check
-from league.webhooks.models import EVENTS, URL_LENGTH, Webhook, WebhookDelivery
 
 #: A league's hooks (a typo guard: each event is posted to every one).
 MAX_HOOKS = 10

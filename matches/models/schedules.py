@@ -1,4 +1,4 @@
-"""A league's generated schedules (issue 13, "Schedules": matches/schedules/ makes them) and their rounds; kept
+"""A league's generated schedules ("Schedules": matches/schedules/ makes them) and their rounds; kept
 apart from matches/models.py so that module stays under 400 lines, which imports them at its end, so
 `matches.models.Schedule` is the one name."""
 
@@ -10,7 +10,7 @@ from django.db.models import Q
 
 
 class Schedule(models.Model):
-    """A generated schedule of a league's season (issue 13, "Schedules"; matches/schedules.py makes it): a round
+    """A generated schedule of a league's season (matches/schedules.py makes it): a round
     robin, a knockout bracket or a Swiss, one of each format per season. `teams` are the teams still in it in
     seeding order (a knockout's seeds, best first); `withdrawn` the ones that left it."""
 

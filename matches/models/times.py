@@ -1,4 +1,4 @@
-"""A match's times and deadlines (issue 13): the coaches' proposed times (matches/times.py) and the league
+"""A match's times and deadlines: the coaches' proposed times (matches/times.py) and the league
 clock's reminders (matches/clock.py); kept apart from matches/models.py so that module stays under 400 lines, which
 imports them at its end, so `matches.models.TimeProposal` is the one name."""
 
@@ -10,7 +10,7 @@ from django.db.models import Q
 
 
 class TimeProposal(models.Model):
-    """A coach's proposed date and time for a match (issue 13, "Match times"): the opponent accepts it (it
+    """A coach's proposed date and time for a match: the opponent accepts it (it
     becomes `Match.scheduled_for`) or proposes another, which supersedes it. One open proposal per match."""
 
     class State(models.TextChoices):

@@ -1,4 +1,4 @@
-"""Generated schedules (issue 13, "Schedules"; contract: docs api-v1 "Contract additions (v1.1)"): the pure
+"""Generated schedules (contract: docs api-v1 "Contract additions (v1.1)"): the pure
 generators of campaigns/scheduling/ turned into matches of the league's open season.
 
 - `schedule_generate`: a round robin (all its rounds at once), a knockout's first round, or a Swiss' next round
@@ -7,7 +7,7 @@ generators of campaigns/scheduling/ turned into matches of the league's open sea
   bulk (a constant number of queries whatever the number of teams) and an audit entry (action "schedule").
 - `schedule_round_final`: the hook the confirm and forfeit services call once a match is final; when that
   match closes a knockout round, the bracket's next round is created (a drawn knockout match: the better seed
-  goes through — H, docs/decisions.md "Generated schedules as matches").
+  goes through — H, docs/decisions/ "Generated schedules as matches").
 - `schedule_withdraw`, `schedule_add_team`: a team leaves a round robin or Swiss (its unplayed matches become
   byes) or joins one late (its matches added to the remaining rounds).
 - Reads for the API and the pages: `schedule_rounds_out`, `league_schedules`, `league_bracket`.

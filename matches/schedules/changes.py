@@ -173,7 +173,7 @@ def _add_to_round_robin(league: League, schedule: Schedule, team: int, from_roun
     pairs = [p for r in pure.rounds for p in r.pairings]
     within = all(division_of.get(p.teams[0]) == division_of.get(p.teams[1]) for p in pairs)
     if pairs and within and len({division_of.get(t) for t in pure.teams}) > 1:
-        # H (docs/decisions.md "Divisions"): joining late would pair the team with other divisions' resting teams.
+        # H (docs/decisions/ "Divisions"): joining late would pair the team with other divisions' resting teams.
         raise ScheduleConflict("This round robin is played per division: a team cannot join it late.")
     if from_round is None:
         today = timezone.localdate()

@@ -49,7 +49,7 @@ def schedule_generate(
     rounds: [{round, starts, deadline, kind, matches, bye, byes}]}` — in a preview each match is `{teams: [home,
     away]}` and nothing is written. Commissioner only.
 
-    Divisions (issue 13): a round robin `per_division` (every division's) or of one `division`, its rounds
+    Divisions: a round robin `per_division` (every division's) or of one `division`, its rounds
     aligned by date and no match across divisions; a knockout seeded from `divisions`' tables, the `top` of
     each (division winners first)."""
     if format not in FORMATS:

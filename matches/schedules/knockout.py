@@ -1,5 +1,5 @@
 """A knockout's plan: its first round, seeded from a list of teams, from the standings, or from several
-divisions' tables (issue 13, "Divisions": the top `top` of each, division winners first)."""
+divisions' tables ("Divisions": the top `top` of each, division winners first)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def plan_knockout(league, user, start, teams, from_standings, days_per_round, li
 
 
 def division_seeds(league, divisions: object, top: object) -> list[int]:
-    """H (docs/decisions.md "Divisions", the knockout's seeds): the top `top` of each listed division's table
+    """H (docs/decisions/ "Divisions", the knockout's seeds): the top `top` of each listed division's table
     (matches.selectors.division_standings: the league's tie-breakers), every division's winner seeded above
     every runner-up and so on, divisions in the order listed."""
     from ..selectors import division_standings

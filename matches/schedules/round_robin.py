@@ -1,5 +1,5 @@
-"""A round robin's plan: all its rounds at once — of the league's teams, or one per division (issue 13,
-"Divisions": `per_division`, or `division` for one of them), rounds aligned by date, no team meeting another
+"""A round robin's plan: all its rounds at once — of the league's teams, or one per division (`per_division`,
+or `division` for one of them), rounds aligned by date, no team meeting another
 division's."""
 
 from __future__ import annotations

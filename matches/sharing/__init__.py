@@ -1,1 +1,1 @@
-"""Sharing a match (issue 14): the server-drawn PNG card at `/matches/<id>/card.png` and the report's tags."""
+"""Sharing a match: the server-drawn PNG card at `/matches/<id>/card.png` and the report's tags."""

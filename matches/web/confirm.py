@@ -1,5 +1,5 @@
 """The match report's POST buttons: confirming or rejecting a submitted result (api-v1 "Web pages"), disputing
-it with a reason, and the commissioner's ruling on a disputed one (issue 13)."""
+it with a reason, and the commissioner's ruling on a disputed one."""
 
 from __future__ import annotations
 

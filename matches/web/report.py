@@ -148,10 +148,10 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         "may_enter_result": match.status != Match.Status.FINAL and policy.may_enter_result(user, match),
         "may_confirm": submitted and policy.may_confirm_result(user, match),
         "may_reject": submitted and policy.may_reject_result(user, match),
-        # The commissioner corrects a final result (issue 13), with a reason for the audit.
+        # The commissioner corrects a final result, with a reason for the audit.
         "may_correct": (may_correct := match.status == Match.Status.FINAL and policy.may_correct_result(user, match)),
         "result_body_json": json.dumps(match.result_body) if may_correct else "",
-        # A dispute (issue 13): the other coach raises it instead of confirming; the commissioner rules on it.
+        # A dispute: the other coach raises it instead of confirming; the commissioner rules on it.
         "may_dispute": submitted and policy.may_dispute_result(user, match),
         "dispute": match_open_dispute(match) if match.status == Match.Status.DISPUTED else None,
         "may_rule": match.status == Match.Status.DISPUTED and policy.may_rule_on_dispute(user, match),

@@ -1,5 +1,5 @@
 """`/leagues/<id>/schedule/` (the commissioner generates a schedule: the form, a preview of its rounds, then
-publish) and `/leagues/<id>/bracket/` (the season's knockout, public) — issue 13, "Schedules"."""
+publish) and `/leagues/<id>/bracket/` (the season's knockout, public)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`/matches/<id>/times/`: the match's agreed time and the coaches' proposals (issue 13, "Match times"). The
+"""`/matches/<id>/times/`: the match's agreed time and the coaches' proposals. The
 match page loads it as a panel (htmx); without JavaScript it is a page of its own. The form's date and time
 are read in the league's time zone."""
 

@@ -1,4 +1,4 @@
-"""The team identity endpoints (issue 14; docs/api-v1-extensions.md "Team identity"): `PATCH /api/v1/teams/{id}/`
+"""The team identity endpoints (docs/api-v1-extensions.md "Team identity"): `PATCH /api/v1/teams/{id}/`
 sets the colours, `POST`/`DELETE /api/v1/teams/{id}/logo/` replaces or removes the logo. Mixed into the team
 viewset (teams/api.py); the services check who may (the coach or the commissioner), not the viewset's
 coach-only object permission, so these look the team up themselves."""
@@ -12,10 +12,10 @@ from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from league.api.errors import validated
-from league.api.fields import TextField
-from league.api.lookup import object_or_404
-from league.api.parsers import GuardedMultiPartParser
+from core.api.errors import validated
+from core.api.fields import TextField
+from core.api.lookup import object_or_404
+from core.api.parsers import GuardedMultiPartParser
 from teams.models import Team
 
 from . import services

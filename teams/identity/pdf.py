@@ -1,4 +1,4 @@
-"""Printable PDFs (issue 14: the roster, the match sheet) from HTML templates under templates/*/print/, by
+"""Printable PDFs (the roster, the match sheet) from HTML templates under templates/*/print/, by
 WeasyPrint. WeasyPrint needs Pango and friends from the system; without them (a newcomer's laptop) it cannot be
 imported, and a PDF link answers a clear 503 page while the rest of the site works (docs/deploy.md)."""
 

@@ -1,4 +1,4 @@
-"""The team identity write services (issue 14): colours and logo, by the team's coach or the commissioner
+"""The team identity write services: colours and logo, by the team's coach or the commissioner
 (teams/policy.py `may_dress_team`; a commissioner's change is audited with its reason)."""
 
 from __future__ import annotations

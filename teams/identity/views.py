@@ -1,4 +1,4 @@
-"""The identity files as the pages use them (issue 14): a team's logo PNGs, read from the default storage by
+"""The identity files as the pages use them: a team's logo PNGs, read from the default storage by
 this view in development and production alike (docs/deploy.md), and its colours as a tiny stylesheet of CSS
 custom properties — the CSP refuses inline styles, so a page links this instead of writing a style attribute."""
 
@@ -54,8 +54,8 @@ def team_colours(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def absolute(request: HttpRequest, path: str) -> str:
-    """An absolute URL for a share tag, by league/reports.py `site_url`'s rule (SITE_URL, else the request's own
-    host); restated here because the team pages sit below the wiring that module belongs to."""
+    """An absolute URL for a share tag, by dugout/reports/services.py `site_url`'s rule (SITE_URL, else the
+    request's own host); restated here because the team pages sit below the wiring that module belongs to."""
     from django.conf import settings
 
     return (settings.SITE_URL + path) if settings.SITE_URL else request.build_absolute_uri(path)

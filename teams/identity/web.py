@@ -1,4 +1,4 @@
-"""The team sheet's identity form (issue 14): colours and logo by a plain multipart POST (no JavaScript)."""
+"""The team sheet's identity form: colours and logo by a plain multipart POST (no JavaScript)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The team sheet's history section (issue 14): the paginated match history, W-D-L and streak, and the charts of
-the series the ruleset declares (`Ruleset.team_series`), drawn on the server (league.charts) with a table
+"""The team sheet's history section: the paginated match history, W-D-L and streak, and the charts of
+the series the ruleset declares (`Ruleset.team_series`), drawn on the server (core.charts) with a table
 fallback. The charts are cached per the league's table version (every confirm and correction renews it)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ TIMEOUT = 24 * 60 * 60
 
 
 def _charts(team, rows, declared) -> list[dict]:
-    from league.charts import line_chart
+    from core.charts import line_chart
 
     drawn = series(rows, [key for key, _ in declared])
     out = []
@@ -44,5 +44,5 @@ def history_context(team, *, page: object = 1) -> dict:
         charts = _charts(team, rows, declared)
         cache.set(key, charts, TIMEOUT)
     for chart in charts:
-        chart["svg"] = mark_safe(chart["svg"])  # noqa: S308 — drawn by league.charts, every text escaped
+        chart["svg"] = mark_safe(chart["svg"])  # noqa: S308 — drawn by core.charts, every text escaped
     return {"history": page_of(rows, page), "record": record(rows), "charts": charts}

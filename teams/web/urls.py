@@ -1,4 +1,4 @@
-"""The team pages' URLs (included from league/web/urls.py; names and paths unchanged)."""
+"""The team pages' URLs (included from dugout/web/urls.py; names and paths unchanged)."""
 
 from django.urls import path
 

@@ -35,7 +35,7 @@ def test_a_row_gives_each_stat_as_declared():
 
 
 def test_leaders_rank_by_value_then_name_and_keep_ten():
-    """Issue 14: the top 10, ties by name (H docs/decisions.md "Leaders")."""
+    """Issue 14: the top 10, ties by name (H docs/decisions/ "Leaders")."""
     rows = [{"player": i, "name": f"P{i:02d}", "value": 1} for i in range(12, 0, -1)] + [
         {"player": 99, "name": "zed", "value": 5}
     ]

@@ -1,4 +1,4 @@
-"""The season turn as each ruleset declares it (issue 13; docs/decisions.md 2026-12-02 "The season turn"): pure,
+"""The season turn as each ruleset declares it (issue 13; docs/decisions/ 2026-12-02 "The season turn"): pure,
 plain data in and out.
 
 - I (issue 13): `carry` changes nothing in any ruleset — every rulebook keeps between seasons what a team keeps

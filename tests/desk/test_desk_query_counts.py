@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from dugout.queue import league_queue
 from league.audit import audit_record
 from league.models import InviteLink, JoinRequest
-from league.queue import league_queue
 from matches.models import Dispute, Match
 from teams.models import Player, Transfer
 from tests.bulk_league import bulk_league

@@ -1,5 +1,5 @@
 """Invite links as stored rows (issue 13, "Membership": invite links the commissioner lists and revokes;
-docs/decisions.md 2026-12-02 "Invite links are rows"): the signed token names its row, a revoked or expired link
+docs/decisions/ 2026-12-02 "Invite links are rows"): the signed token names its row, a revoked or expired link
 answers a clear 400 and joins nobody, and making and revoking are in the audit with the reason given."""
 
 from __future__ import annotations
@@ -107,8 +107,8 @@ def test_a_tampered_token_naming_another_row_is_refused(api_as, league, commissi
 
 
 def test_a_token_signed_before_links_were_rows_opens_nothing(api_as, league, commissioner):
-    """docs/decisions.md "Invite links are rows": a token without a row could never be listed or revoked."""
-    from league.invite_links import LinkSigner
+    """docs/decisions/ "Invite links are rows": a token without a row could never be listed or revoked."""
+    from league.models.invite_links import LinkSigner
 
     token = LinkSigner().sign_object({"league": league.pk, "by": commissioner.pk})
     assert _join(api_as, token)[1].json() == {"token": ["This is not a valid invite link."]}

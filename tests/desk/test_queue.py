@@ -9,8 +9,8 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from dugout.queue import league_queue
 from league.models import JoinRequest
-from league.queue import league_queue
 from matches.overdue import overdue_matches
 from teams import transfers
 from tests.factories import UserFactory

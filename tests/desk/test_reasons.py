@@ -1,5 +1,5 @@
 """Every audited commissioner action takes a reason (issue 13, "Audit": "recorded with who, when and a reason";
-docs/decisions.md 2026-12-02 "A reason for every commissioner action"): the reason given is in the action's
+docs/decisions/ 2026-12-02 "A reason for every commissioner action"): the reason given is in the action's
 audit entry — after the service's own words where it writes some — and a bad reason (not a string, or longer
 than allowed) is a 400 that changes nothing."""
 

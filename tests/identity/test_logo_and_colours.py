@@ -1,4 +1,4 @@
-"""Team identity (issue 14, "Team identity"; docs/decisions.md 2026-12-02 "Team logos"): a logo is checked by
+"""Team identity (issue 14, "Team identity"; docs/decisions/ 2026-12-02 "Team logos"): a logo is checked by
 opening it (PNG, JPEG, WebP only), bounded in bytes and pixels before decoding (a bomb is refused), re-encoded
 to 256 and 64 px square PNGs in the default storage; two #rrggbb colours. Only the coach or the commissioner
 (audited)."""

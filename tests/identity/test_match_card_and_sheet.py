@@ -1,4 +1,4 @@
-"""Sharing a match (issue 14, "share card" and "printable match sheet"; docs/decisions.md 2026-12-02 "Team
+"""Sharing a match (issue 14, "share card" and "printable match sheet"; docs/decisions/ 2026-12-02 "Team
 identity, printable PDFs and share cards"): `/matches/<id>/card.png` (URL name `match-card`) is a 1200×630 PNG,
 cached by what it shows, so a commissioner's correction changes it; the report carries OpenGraph/Twitter tags
 with the card as its absolute og:image; `/matches/<id>/sheet.pdf` prints both rosters and the score."""

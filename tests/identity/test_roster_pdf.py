@@ -1,6 +1,6 @@
 """The printable roster (issue 14, "printable roster"): `/teams/<id>/roster.pdf` by WeasyPrint, the columns the
 ruleset declares (as the team sheet), read back as text; without WeasyPrint a clear 503 and the site works
-(docs/decisions.md 2026-12-02 "PDFs without WeasyPrint")."""
+(docs/decisions/ 2026-12-02 "PDFs without WeasyPrint")."""
 
 from __future__ import annotations
 

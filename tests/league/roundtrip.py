@@ -1,6 +1,6 @@
 """The import's round trip, shared by the import tests: export → import → export, and the document with every id
 replaced by its record's place and every user by "user", so two documents compare apart from ids, users and
-people (docs/decisions.md, 2026-12-01 "The import")."""
+people (docs/decisions/, 2026-12-01 "The import")."""
 
 from __future__ import annotations
 

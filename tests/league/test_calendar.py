@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league.calendar import FINAL_KEPT, MATCH_LENGTH, UID_DOMAIN
+from dugout.calendar import FINAL_KEPT, MATCH_LENGTH, UID_DOMAIN
 from matches.models import Match, MatchTeam
 from tests.bulk_league import bulk_league
 from tests.factories import LeagueFactory, TeamFactory, UserFactory

@@ -7,7 +7,7 @@ import os
 import pytest
 from django.conf import settings
 
-from league.celery import app
+from dugout.celery import app
 from teams.models import LedgerEntry
 from teams.tasks import ledger_audit
 from tests.factories import TeamFactory, hire
@@ -40,8 +40,8 @@ def test_a_starting_worker_reads_its_charts_links_and_report_templates_then_free
         "from celery.signals import worker_init\n"
         "from django.template import engines\n"
         "from django.urls import get_resolver\n"
-        "from league.celery import app\n"
-        "from league.reports import REPORT_HTML, REPORT_TEXT\n"
+        "from dugout.celery import app\n"
+        "from dugout.reports.services import REPORT_HTML, REPORT_TEXT\n"
         "loader = engines['django'].engine.template_loaders[0]\n"
         "def state():\n"
         "    cached = {REPORT_HTML, REPORT_TEXT} <= set(loader.get_template_cache)\n"
@@ -50,7 +50,7 @@ def test_a_starting_worker_reads_its_charts_links_and_report_templates_then_free
         "worker_init.send(sender=None)\n"
         "print(*before, *state())\n"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "league.settings", "DEBUG": "0", "SECRET_KEY": "x" * 50}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "dugout.settings", "DEBUG": "0", "SECRET_KEY": "x" * 50}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=120)
     frozen_before, *before, frozen_after, charts, urls, templates = out.stdout.split()
     assert (frozen_before, *before) == ("0", "False", "False", "False")

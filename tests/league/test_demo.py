@@ -32,7 +32,7 @@ def test_the_demo_fixture_has_its_pre_match_sequence_under_way(db):
 
 def test_make_run_queues_each_demo_leagues_report_for_the_worker(db, monkeypatch):
     """`make run` loads the demo with --queue-reports: a report per demo league is queued for the worker."""
-    from league.tasks import generate_league_report
+    from dugout.tasks import generate_league_report
 
     queued = []
     monkeypatch.setattr(generate_league_report, "apply_async", lambda *a, **kw: queued.append((a, kw)))

@@ -1,4 +1,4 @@
-"""The divisions' tables (issue 13, "Divisions"; decision: docs/decisions.md "Divisions"): each division's teams
+"""The divisions' tables (issue 13, "Divisions"; decision: docs/decisions/ "Divisions"): each division's teams
 ranked by the league's own tie-breakers, cached and invalidated with the league's table version; the API's
 `?division=ID` and the league and table pages show them."""
 

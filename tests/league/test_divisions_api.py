@@ -1,4 +1,4 @@
-"""A league's divisions through the API (issue 13, "Divisions"; decision: docs/decisions.md "Divisions"): the
+"""A league's divisions through the API (issue 13, "Divisions"; decision: docs/decisions/ "Divisions"): the
 list is public, the writes are the commissioner's, audited, and each gives the league a new table version."""
 
 from __future__ import annotations

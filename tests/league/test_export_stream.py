@@ -1,5 +1,5 @@
 """api-v1 `GET /leagues/{id}/export/` streamed: the same document as the whole-in-memory export wrote, read
-in pages, so its queries grow with the pages and never with the rows (docs/decisions.md,
+in pages, so its queries grow with the pages and never with the rows (docs/decisions/,
 2026-12-01 "The export streams")."""
 
 import json
@@ -12,12 +12,12 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.fields import DateTimeField
 
-from league import export
-from league.api.seasons import AuditOut, SeasonOut
-from league.api.serializers import LeagueOut
+from dugout import export
+from dugout.api.seasons import AuditOut, SeasonOut
+from dugout.api.serializers import LeagueOut
+from dugout.reports.services import report_url
 from league.audit import audit_record
 from league.models import League, LeagueReport, Season
-from league.reports import report_url
 from league.selectors import league_queryset
 from matches.api import RollOut
 from matches.models import Dispute, Inducement, Match, PlayerMatch, Prematch, Roll

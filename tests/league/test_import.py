@@ -1,5 +1,5 @@
 """api-v1.1 `POST /leagues/import/`: an export document rebuilt as a new league of the caller, so that export →
-import → export gives the same document apart from ids, users and people (docs/decisions.md, 2026-12-01
+import → export gives the same document apart from ids, users and people (docs/decisions/, 2026-12-01
 "The import"). The leagues with history are the golden seasons of each ruleset, played through the API."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from league import importer
+from dugout import importer
 from league.models import AuditEntry, League, Season
 from matches.models import Aftermath, Match, PlayerMatch, Roll, Schedule, ScheduleRound
 from teams.models import LedgerEntry, Player, Team
@@ -345,7 +345,7 @@ def test_the_imported_league_plays_on_its_table_and_its_unfinished_sequences_res
 def test_a_body_past_the_general_limit_is_the_importers_and_nesting_is_bounded_there_too(api_as, stranger, settings):
     """Past the API's general body limit the input guard leaves the import its body (read as a stream); the
     importer refuses nesting past the API's depth as every door does."""
-    from league.api.parsers import MAX_JSON_DEPTH
+    from core.api.parsers import MAX_JSON_DEPTH
 
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
     deep = b'{"league": ' + b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1) + b"}"

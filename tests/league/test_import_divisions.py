@@ -1,5 +1,5 @@
 """Divisions in the league document (issue 13: "The export covers seasons, schedules, divisions and the audit";
-docs/decisions.md 2026-12-02 "Divisions in the league document"): a league split into divisions survives export →
+docs/decisions/ 2026-12-02 "Divisions in the league document"): a league split into divisions survives export →
 import → export, its teams in the same divisions, and a bad division is refused at its path with nothing
 created."""
 

@@ -1,5 +1,5 @@
 """Generated schedules in the league document (issue 13: "the export covers seasons, schedules, divisions and
-the audit"; docs/decisions.md 2026-12-02 "Schedules in the league document"): a round robin, a knockout and a
+the audit"; docs/decisions/ 2026-12-02 "Schedules in the league document"): a round robin, a knockout and a
 Swiss survive export → import → export, the imported league's bracket and fixtures show the same rounds, and a
 bad schedule field is refused at its path with nothing created."""
 

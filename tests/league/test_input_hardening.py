@@ -14,7 +14,7 @@ from django.http import HttpResponse
 from django.test import RequestFactory
 from drf_spectacular.generators import SchemaGenerator
 
-from league.input_guard import InputGuardMiddleware
+from core.input_guard import InputGuardMiddleware
 from league.models import Division, Membership, Webhook
 from matches.services import match_schedule
 from teams.models import Transfer
@@ -99,7 +99,7 @@ def test_a_deeply_nested_body_is_a_400_for_anonymous_registration(api, db):
 
 
 def test_json_nested_to_the_limit_is_read_and_one_level_more_is_refused(api_as, world):
-    from league.api.parsers import MAX_JSON_DEPTH
+    from core.api.parsers import MAX_JSON_DEPTH
 
     client = api_as(world["user"])
     url = f"/api/v1/leagues/{world['ids']['leagues']}/"

@@ -73,7 +73,7 @@ def test_make_prod_serves_the_site_and_the_api_with_gunicorn_a_worker_and_beat(p
     port = _free_port()
     redis_url = os.environ["REDIS_URL"]
     if os.environ.get("PYTEST_XDIST_WORKER"):
-        # The parallel suite's processes use Redis databases 1–15 (league/settings.py): the stack's worker takes
+        # The parallel suite's processes use Redis databases 1–15 (dugout/settings.py): the stack's worker takes
         # database 0, so it never takes another test's tasks.
         redis_url = re.sub(r"(/\d*)?$", "/0", redis_url, count=1)
     env = {

@@ -1,4 +1,4 @@
-"""Elo ratings (issue 14; docs/decisions.md "Elo ratings"): teams and coaches over the league's confirmed matches in
+"""Elo ratings (issue 14; docs/decisions/ "Elo ratings"): teams and coaches over the league's confirmed matches in
 order, K and the start rating as house rules, hand-worked numbers through the API, a correction changes them,
 the page shows them with a chart, and both read in fixed queries."""
 
@@ -211,7 +211,7 @@ def test_the_summary_is_rebuilt_from_the_cached_full_document_without_a_query(dj
     """Both forms are cached together; a summary evicted alone is made again from the full one, not recomputed."""
     from django.core.cache import cache
 
-    from league.ratings import _documents, league_ratings
+    from dugout.ratings import _documents, league_ratings
     from tests.bulk_league import bulk_league
 
     league = League.objects.get(pk=bulk_league(teams=3, finals=30, fixtures=0, prefix="evict").pk)

@@ -12,8 +12,8 @@ import pytest
 from django.core.cache import cache, caches
 from django.urls import reverse
 
+from dugout.celery import app
 from league.cache import RETRY_AFTER, FailOpenRedisCache, redis_broker_options, redis_cache
-from league.celery import app
 from league.models import LeagueReport
 from matches import services as match_services
 from teams.models import Player

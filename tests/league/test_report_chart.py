@@ -1,4 +1,4 @@
-"""The weekly report's team-value chart (league.report_chart, drawn with matplotlib by league.charts): an SVG the
+"""The weekly report's team-value chart (dugout.reports.chart, drawn with matplotlib by core.charts): an SVG the
 page shows without JavaScript, a PNG for the e-mail, and the season's series read from the match snapshots."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from dugout.reports import build_report, sections
+from dugout.reports.chart import nice_ticks, season_series, team_value_chart, team_value_charts, team_value_png
 from league.models import League
-from league.report_chart import nice_ticks, season_series, team_value_chart, team_value_charts, team_value_png
-from league.reporting import build_report, sections
 from tests.factories import LeagueFactory, UserFactory
 from tests.league.test_report_content import BLITZ_STEPS, ids, play, walk, week_window
 from tests.matches.conftest import full_team
@@ -207,7 +207,7 @@ def test_the_chart_keeps_its_default_namespace_whatever_another_library_register
     drawn after it is still plain `<svg …>` (browsers render no `ns0:svg`)."""
     import xml.etree.ElementTree as ET
 
-    from league.report_chart import team_value_chart
+    from dugout.reports.chart import team_value_chart
 
     registry = dict(ET._namespace_map)
     try:

@@ -1,4 +1,4 @@
-"""The weekly report's content (league.reporting.build_report) and its two renderings.
+"""The weekly report's content (dugout.reports.build_report) and its two renderings.
 
 A Blitz Bowl league of four Hume teams, every match played through the API (schedule, submit, confirm) and the
 week's post-match sequences walked with the dice entered by hand; the times are then moved so that one match
@@ -24,8 +24,8 @@ from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from dugout.reports import build_report
 from league.models import League
-from league.reporting import build_report
 from matches.models import Aftermath, Match
 from matches.selectors import league_standings
 from teams.models import LedgerEntry, Player, Sponsorship, Team

@@ -10,8 +10,8 @@ import pytest
 from django.core import mail
 from PIL import Image
 
+from dugout.reports.services import CHART_CID, report_generate, report_mail
 from league.models import LeagueReport
-from league.reports import CHART_CID, report_generate, report_mail
 from tests.league.test_report_chart import _league
 
 

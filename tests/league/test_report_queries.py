@@ -1,6 +1,6 @@
 """The weekly report costs the same queries for 4 teams as for 400 (issue 12: reads are planned, nothing is
 queried per team or per match), and its ledger query reads only the week's entries through the ledger's
-(team, created_at) index (docs/decisions.md, 2026-12-01 "The ledger's date index")."""
+(team, created_at) index (docs/decisions/, 2026-12-01 "The ledger's date index")."""
 
 from datetime import timedelta
 
@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from league.reports import REPORT_SPAN, report_generate
+from dugout.reports.services import REPORT_SPAN, report_generate
 from matches.models import Aftermath, Match, MatchTeam, PlayerMatch
 from teams.models import LedgerEntry, Player
 from tests.factories import LeagueFactory, TeamFactory, UserFactory

@@ -1,6 +1,6 @@
 """Issue 13, "Matches, standings, leaders and weekly reports belong to a season": a weekly report carries the
 season open when it was written (`LeagueReport.season`), counts that season's matches only — in the week a
-season turned, the new season's (I: docs/decisions.md, "A report in the week a season turned") — and says its
+season turned, the new season's (I: docs/decisions/, "A report in the week a season turned") — and says its
 season on its page, in the reports API (`season`, `?season=N`) and in the export."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import pytest
 from django.apps import apps
 from django.utils import timezone
 
+from dugout.reports import build_report
+from dugout.reports.services import report_generate
+from dugout.seasons import season_start_next
 from league.models import LeagueReport, Season
-from league.reporting import build_report
-from league.reports import report_generate
-from league.seasons import season_start_next
 from matches.models import Aftermath
 from tests.assertions import assert_refused
 from tests.league.test_export import export_doc
@@ -45,7 +45,7 @@ def turned(api_as, commissioner, league, blitz_week):  # noqa: F811
 
 
 def test_a_report_in_the_week_a_season_turned_is_the_new_seasons_I(league, turned):
-    """I (docs/decisions.md): written after the turn, the report is of season 2 and its results, leaders and
+    """I (docs/decisions/): written after the turn, the report is of season 2 and its results, leaders and
     table count season 2's match only; season 1's matches of the same week are not in it."""
     w = turned
     report = report_generate(league_id=league.pk, moment=w["end"])

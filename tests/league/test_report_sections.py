@@ -1,4 +1,4 @@
-"""The weekly report's sections come from the ruleset registry (league.reporting.sections).
+"""The weekly report's sections come from the ruleset registry (dugout.reports.sections).
 
 Each ruleset lists its sections in order (`Ruleset.weekly_report_sections`, campaigns/rulesets/<key>/report.py)
 and words what differs per game (`Ruleset.words`); the report code keeps a catalogue keyed by section name and never
@@ -14,8 +14,8 @@ import pytest
 from django.conf import settings
 
 from campaigns.rulesets import REGISTRY, get_ruleset
-from league.reporting import build_report
-from league.reporting.sections import SECTIONS
+from dugout.reports import build_report
+from dugout.reports.sections import SECTIONS
 from tests.factories import LeagueFactory
 from tests.league.test_report_content import week_window
 

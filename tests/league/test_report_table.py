@@ -1,6 +1,6 @@
 """The weekly report's table, and its table a week ago, are the tables the season's sides give
 (`matches.selectors.standings_from` over every final side, as the report counted them before it stopped reading
-the season: docs/decisions.md, 2026-12-01 "The weekly report reads the week, not the season"): the league's
+the season: docs/decisions/, 2026-12-01 "The weekly report reads the week, not the season"): the league's
 table now without the week's sides, and without any later ones when the report is written late, ranked by
 the league's tie-breakers with head-to-head read only for the level teams.
 
@@ -16,9 +16,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from dugout.reports import build_report, results
+from dugout.reports.week import BEFORE, Week
 from league.models import League
-from league.reporting import build_report, results
-from league.reporting.week import BEFORE, Week
 from matches.models import Match, MatchTeam
 from matches.selectors import league_standings, standings_from
 from teams.models import Team

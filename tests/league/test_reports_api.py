@@ -12,10 +12,10 @@ import pytest
 from django.utils.dateparse import parse_datetime
 from kombu.exceptions import OperationalError as BrokerError
 
-from league.celery import app
+from dugout.celery import app
+from dugout.reports.services import week_label
+from dugout.tasks import generate_league_report
 from league.models import League, LeagueReport
-from league.reports import week_label
-from league.tasks import generate_league_report
 from tests.assertions import assert_refused
 from tests.factories import LeagueFactory
 from tests.league.test_export import export_doc
@@ -249,7 +249,7 @@ def test_only_the_commissioner_patches_the_report_settings(api, api_as, league, 
 
 
 def test_patched_settings_decide_when_the_league_is_due(api_as, league):
-    from league.reports import leagues_due
+    from dugout.reports.services import leagues_due
 
     api_as(league.created_by).patch(
         f"/api/v1/leagues/{league.pk}/",

@@ -18,11 +18,11 @@ from django.core import mail
 from django.core.mail import EmailMultiAlternatives
 from django.db import connections
 
+from dugout.celery import app
+from dugout.reports.services import report_generate, report_mail
+from dugout.tasks import generate_league_report, weekly_reports_fanout
 from league.cache import redis_broker_options
-from league.celery import app
 from league.models import LeagueReport, Membership, ReportDelivery
-from league.reports import report_generate, report_mail
-from league.tasks import generate_league_report, weekly_reports_fanout
 from matches.tasks import player_totals_audit
 from teams.tasks import ledger_audit
 from tests.factories import UserFactory
@@ -57,7 +57,10 @@ def test_the_rows_are_written_with_the_report_and_no_mail_goes_out_before_it_com
 
 
 def test_a_crash_after_the_report_commits_but_before_any_claim_mails_everyone_on_the_next_run(league, addresses):
-    with mock.patch("league.reports.report_mail", side_effect=SystemExit("worker killed")), pytest.raises(SystemExit):
+    with (
+        mock.patch("dugout.reports.services.report_mail", side_effect=SystemExit("worker killed")),
+        pytest.raises(SystemExit),
+    ):
         generate_league_report.apply(args=[league.pk], kwargs={"now": MONDAY.isoformat()})
     assert LeagueReport.objects.filter(league=league).count() == 1 and mail.outbox == []
 
@@ -69,7 +72,7 @@ def test_a_crash_after_the_report_commits_but_before_any_claim_mails_everyone_on
 def test_a_row_left_sending_by_a_dead_worker_is_never_mailed_again_and_is_logged(league, addresses, caplog):
     report = report_generate(league_id=league.pk, moment=MONDAY)
     ReportDelivery.objects.filter(league=league, user__email=addresses[0]).update(state=State.SENDING)
-    with caplog.at_level(logging.ERROR, logger="league.reports"):
+    with caplog.at_level(logging.ERROR, logger="dugout.reports.services"):
         assert report_mail(report_id=report.pk) == 2
     assert mailed() == addresses[1:]
     assert any("never marked sent" in record.getMessage() for record in caplog.records)

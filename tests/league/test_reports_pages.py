@@ -13,9 +13,9 @@ import pytest
 from django.utils.dateparse import parse_datetime
 from kombu.exceptions import OperationalError as BrokerError
 
-from league.celery import app
+from dugout.celery import app
+from dugout.tasks import generate_league_report
 from league.models import League, LeagueReport
-from league.tasks import generate_league_report
 from tests.factories import LeagueFactory
 from tests.league.test_export import export_doc
 
@@ -382,8 +382,8 @@ def test_the_dashboards_generate_now_button_works_with_the_broker_down(client, l
 
 def test_a_written_report_renders_on_every_page_the_feed_and_the_export(client, api, league, team, other_team):
     """A report written by the service (not a stored fixture): its page, the lists, the feed and the export."""
-    from league.reports import report_generate
-    from league.templatetags.dugout_html import without_inline_styles
+    from core.templatetags.dugout_html import without_inline_styles
+    from dugout.reports.services import report_generate
 
     report = report_generate(league_id=league.pk, moment=datetime(2026, 11, 30, 8, 0, tzinfo=UTC))
     page = client.get(f"/leagues/{league.pk}/reports/{report.week}/")

@@ -14,11 +14,11 @@ from django.core import mail
 from django.db import IntegrityError, OperationalError, transaction
 from kombu.exceptions import OperationalError as BrokerError
 
-from league import reports
-from league.celery import app
+from dugout.celery import app
+from dugout.reports import services as reports
+from dugout.reports.services import leagues_due, report_generate, report_mail, week_label
+from dugout.tasks import generate_league_report, weekly_reports_fanout
 from league.models import League, LeagueReport, Membership, ReportDelivery
-from league.reports import leagues_due, report_generate, report_mail, week_label
-from league.tasks import generate_league_report, weekly_reports_fanout
 from tests.factories import LeagueFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -178,7 +178,7 @@ def test_fanout_queues_nothing_when_no_league_is_due(leagues):
 def test_beat_runs_the_fanout_every_hour_on_the_hour():
     app.loader.import_default_modules()
     entry = app.conf.beat_schedule["weekly-reports-fanout"]
-    assert entry["task"] == "league.tasks.weekly_reports_fanout"
+    assert entry["task"] == "dugout.tasks.weekly_reports_fanout"
     assert entry["task"] in app.tasks
     schedule = entry["schedule"]
     assert schedule.minute == {0}
@@ -197,7 +197,7 @@ def test_beat_database_scheduler_stores_the_hourly_fanout():
     entry = dict(app.conf.beat_schedule["weekly-reports-fanout"])
     DatabaseScheduler.Entry.from_entry("weekly-reports-fanout", app=app, **entry)
     task = PeriodicTask.objects.get(name="weekly-reports-fanout")
-    assert task.task == "league.tasks.weekly_reports_fanout" and task.enabled
+    assert task.task == "dugout.tasks.weekly_reports_fanout" and task.enabled
     assert (task.crontab.minute, task.crontab.hour, task.crontab.day_of_week) == ("0", "*", "*")
 
 

@@ -24,10 +24,10 @@ from django.conf import settings
 from django.core import mail
 from django.db import connection, connections
 
-from league import reporting
-from league.celery import app
+from dugout import reports as reporting
+from dugout.celery import app
+from dugout.tasks import generate_league_report, weekly_reports_fanout
 from league.models import League, LeagueReport, Membership, ReportDelivery
-from league.tasks import generate_league_report, weekly_reports_fanout
 from tests.factories import LeagueFactory, UserFactory
 
 pytestmark = [
@@ -53,7 +53,7 @@ def queue():
         None if queues._consume_from is None else dict(queues._consume_from),
         dict(queues._default_consume_from),
     )
-    app.conf.update(task_routes={"league.tasks.*": {"queue": name}})
+    app.conf.update(task_routes={"dugout.tasks.*": {"queue": name}})
     try:
         yield name
     finally:
@@ -134,7 +134,7 @@ def test_a_real_worker_writes_the_report_and_mails_the_members(members, queue, r
         ).get(timeout=60)
     assert result.status == "SUCCESS"
     # It ran in the worker's thread, not in the test's (eager mode would run it here).
-    assert [run["task"] for run in runs.values()] == ["league.tasks.generate_league_report"] * 2
+    assert [run["task"] for run in runs.values()] == ["dugout.tasks.generate_league_report"] * 2
     assert all(run["thread"] != threading.get_ident() for run in runs.values())
     report = LeagueReport.objects.get(league=league)
     assert report_id == again == report.pk
@@ -162,8 +162,8 @@ def test_the_hourly_fanout_through_the_broker_writes_the_due_leagues_reports(mem
     assert not LeagueReport.objects.filter(league=not_due).exists()
     assert sorted(m.to[0] for m in mail.outbox) == addresses
     assert [run["task"] for run in runs.values()] == [
-        "league.tasks.weekly_reports_fanout",
-        "league.tasks.generate_league_report",
+        "dugout.tasks.weekly_reports_fanout",
+        "dugout.tasks.generate_league_report",
     ]
 
 
@@ -247,9 +247,9 @@ def worker_process(queue, tmp_path):
         **os.environ,
         "DATABASE_URL": database_url(),
         "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
-        "DJANGO_SETTINGS_MODULE": "league.settings",
+        "DJANGO_SETTINGS_MODULE": "dugout.settings",
     }
-    command = [sys.executable, "-m", "celery", "-A", "league", "worker", "--pool=solo", "-Q", queue]
+    command = [sys.executable, "-m", "celery", "-A", "dugout", "worker", "--pool=solo", "-Q", queue]
     command += ["-n", hostname, "--without-mingle", "--without-gossip", "--without-heartbeat", "--loglevel=INFO"]
     with open(output, "wb") as out:
         process = subprocess.Popen(command, cwd=settings.BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT)

@@ -1,5 +1,5 @@
 """The season turn applied (issue 13: "A house rule `season_rollover` lets a commissioner choose a redraft instead
-(Blitz Bowl: a redraft budget; teams rebuild from it)"; docs/decisions.md 2026-12-02 "The season turn").
+(Blitz Bowl: a redraft budget; teams rebuild from it)"; docs/decisions/ 2026-12-02 "The season turn").
 
 Through the API: the house rule's round trip, a redraft releasing rosters (marked, not deleted), the treasury set
 to the budget by one `redraft` ledger entry, the team back in creation and able to buy a new roster; `carry`

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from league.benchmark.play import sequence_walk
+from dugout.benchmark.play import sequence_walk
 from league.models import AuditEntry, League, Season
 from matches.models import Match
 from matches.selectors import league_standings

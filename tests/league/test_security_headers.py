@@ -11,8 +11,8 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
+from dugout.reports.chart import team_value_chart
 from league.models import League, LeagueReport
-from league.report_chart import team_value_chart
 from matches.models import Match
 from teams.models import Team
 
@@ -32,7 +32,7 @@ NO_DEVICES = {"camera=()", "microphone=()", "geolocation=()", "payment=()", "usb
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 STATIC = Path(settings.BASE_DIR) / "static"
 #: The weekly report's body is the e-mail's (mail clients read only inline styles); its page drops them
-#: (league/templatetags/dugout_html.py), which tests/league/test_reports_pages.py checks.
+#: (core/templatetags/dugout_html.py), which tests/league/test_reports_pages.py checks.
 EMAIL_ONLY = {TEMPLATES / "league" / "_report_body.html"}
 #: Templates WeasyPrint renders to PDF (issue 14's printable roster and match sheet), never served to a browser as
 #: HTML, so the CSP does not govern them: the team's colours are inline there, the PDF renderer fetches nothing.
@@ -163,7 +163,7 @@ def test_no_template_nor_the_drawn_chart_holds_inline_scripts_styles_or_handlers
     # The report's SVG chart is placed in the page unescaped: presentation attributes (stroke=, fill=) only.
     svg = team_value_chart({"Alice's Humes": [("1", 50_000), ("now", 60_000)]}, title="Team value", unit="gil")
     assert 'aria-label="Alice\'s Humes"' in svg and 'stroke="#1f77b4"' in svg
-    found["league/report_chart.py (drawn)"] = inline_code(svg)
+    found["dugout/reports/chart.py (drawn)"] = inline_code(svg)
     assert {path: kinds for path, kinds in found.items() if kinds} == {}
 
 

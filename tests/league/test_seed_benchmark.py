@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.db.models import Count, Min
 
-from league.benchmark.seed import BIG_LEAGUE, SMALL_PREFIX
+from dugout.benchmark.seed import BIG_LEAGUE, SMALL_PREFIX
 from league.models import League
 from matches.models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
 from teams.models import LedgerEntry, Player, Team

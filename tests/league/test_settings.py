@@ -42,7 +42,7 @@ def _settings_under(env: dict) -> dict:
     base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CONN_MAX_AGE")}
     out = subprocess.run(
         [sys.executable, "-c", code],
-        env={**base, "DJANGO_SETTINGS_MODULE": "league.settings", **env},
+        env={**base, "DJANGO_SETTINGS_MODULE": "dugout.settings", **env},
         capture_output=True,
         text=True,
         check=True,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from league.reports import MAIL_FALLBACK_URL, report_generate, report_mail
+from dugout.reports.services import MAIL_FALLBACK_URL, report_generate, report_mail
 from matches import services
 from tests.factories import TeamFactory
 

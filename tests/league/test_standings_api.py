@@ -1,5 +1,5 @@
 """The standings' public read (`GET /api/v1/leagues/{id}/standings/`) takes a shortcut past DRF's per-request
-machinery (league/api/standings.py `standings_shortcut`) and reads the table's tag with a statement compiled once
+machinery (dugout/api/standings.py `standings_shortcut`) and reads the table's tag with a statement compiled once
 (matches/standings.py `current_tag`). These tests pin that the shortcut answers exactly as DRF's way does, that
 every request it cannot answer alike still goes through DRF (401, 404, 405, 406, OPTIONS), that the answer is
 exact the moment another process changes the table, and that a connection the server closed is replaced."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.db import OperationalError, connection
 
-from league.api.views import LeagueViewSet
+from dugout.api.views import LeagueViewSet
 from league.models import League, league_table_changed
 from tests.factories import TeamFactory
 
@@ -128,7 +128,7 @@ def test_a_connection_the_server_closed_is_replaced_not_an_error(api, url):
     """The tag's read stands in for the connection's health check (CONN_HEALTH_CHECKS), so it must do its work:
     a kept connection the server ended is replaced, and the request answers."""
     if connection.vendor != "postgresql" or not connection.settings_dict.get("CONN_HEALTH_CHECKS"):
-        pytest.skip("a kept, health-checked connection is PostgreSQL's (league/settings.py)")
+        pytest.skip("a kept, health-checked connection is PostgreSQL's (dugout/settings.py)")
     assert api.get(url).status_code == 200
     ended = connection.connection.info.backend_pid
     with pytest.raises(OperationalError), connection.cursor() as cursor:
@@ -141,11 +141,11 @@ def test_a_connection_the_server_closed_is_replaced_not_an_error(api, url):
 
 
 def test_the_standings_route_tried_first_is_the_routers_own(api, url, league):
-    """league/api/urls.py tries the standings' pattern before every other: the router's, so the name, the
+    """dugout/api/urls.py tries the standings' pattern before every other: the router's, so the name, the
     viewset and the suffixed form resolve as before."""
     from django.urls import resolve, reverse
 
-    from league.api.urls import router
+    from dugout.api.urls import router
 
     assert reverse("league-standings", kwargs={"pk": league.pk}) == url
     match = resolve(url)

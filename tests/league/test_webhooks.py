@@ -1,4 +1,4 @@
-"""Outgoing webhooks (issue 14, "Outgoing webhooks per league"; docs/decisions.md "Webhooks"): the URL guard, the
+"""Outgoing webhooks (issue 14, "Outgoing webhooks per league"; docs/decisions/ "Webhooks"): the URL guard, the
 signature, the payloads, the outbox (one delivery per hook and event), the attempt's outcomes, and the API."""
 
 from __future__ import annotations
@@ -263,7 +263,7 @@ def test_issue14_webhooks_confirming_a_result_with_a_death_queues_both_events_on
 
 
 def test_issue14_webhooks_a_report_is_announced_once_however_often_regenerated(league):
-    from league.reports import report_generate
+    from dugout.reports.services import report_generate
 
     h = hook(league, events=["report_published"])
     report_generate(league_id=league.pk)
@@ -287,7 +287,7 @@ def test_issue14_webhooks_the_sweep_queues_deliveries_the_broker_never_had(leagu
 
     from django.utils import timezone
 
-    from league.webhooks import tasks
+    from dugout import tasks
 
     h = hook(league)
     old = WebhookDelivery.objects.create(hook=h, event="result_confirmed", event_key="old", data={})

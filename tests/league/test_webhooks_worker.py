@@ -14,7 +14,7 @@ import pytest
 from django.db import connections, transaction
 from django.test import override_settings
 
-from league.celery import app
+from dugout.celery import app
 from league.models import Webhook, WebhookDelivery
 from league.webhooks.deliver import signature
 from league.webhooks.emit import event_emit
@@ -36,7 +36,7 @@ def queue():
     queues = app.amqp.queues
     saved_routes = app.conf.task_routes
     saved = (None if queues._consume_from is None else dict(queues._consume_from), dict(queues._default_consume_from))
-    app.conf.update(task_routes={"league.webhooks.tasks.*": {"queue": name}})
+    app.conf.update(task_routes={"dugout.webhook_tasks.*": {"queue": name}})
     try:
         yield name
     finally:
@@ -51,7 +51,7 @@ def queue():
 def worker(stack: ExitStack, queue: str):
     from celery.contrib.testing.worker import start_worker
 
-    from league.webhooks import tasks  # noqa: F401 (registered)
+    from dugout import tasks  # noqa: F401 (registered)
 
     options = {"pool": "solo", "perform_ping_check": False, "shutdown_timeout": 30, "loglevel": "WARNING"}
     return stack.enter_context(start_worker(app, hostname=f"hooks-{uuid4().hex[:6]}@test", queues=[queue], **options))

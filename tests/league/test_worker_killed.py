@@ -22,9 +22,9 @@ from uuid import uuid4
 import pytest
 from django.conf import settings
 
-from league.celery import app
+from dugout.celery import app
+from dugout.tasks import generate_league_report
 from league.models import LeagueReport, Membership, ReportDelivery
-from league.tasks import generate_league_report
 from tests.factories import LeagueFactory, UserFactory
 from tests.league.test_reports_worker import database_url
 
@@ -75,13 +75,13 @@ class Workers:
         environment = {
             **os.environ,
             "DATABASE_URL": database_url(),
-            "DJANGO_SETTINGS_MODULE": "league.settings",
+            "DJANGO_SETTINGS_MODULE": "dugout.settings",
             "EMAIL_BACKEND": "tests.league.mail_recorder.RecordingBackend",
             "MAIL_RECORD_FILE": str(self.record),
             "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
             **env,
         }
-        command = [sys.executable, "-m", "celery", "-A", "league", "worker", "--pool=prefork", "--concurrency=1"]
+        command = [sys.executable, "-m", "celery", "-A", "dugout", "worker", "--pool=prefork", "--concurrency=1"]
         command += ["-Q", self.queue, "-n", hostname, "--without-mingle", "--without-gossip", "--loglevel=INFO"]
         output = open(self.tmp_path / f"{name}.out", "wb")  # noqa: SIM115 (closed with the process)
         process = subprocess.Popen(

@@ -19,10 +19,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from league.celery import app
+from dugout.celery import app
+from dugout.reports.services import site_url
+from dugout.tasks import league_clock_tick
 from league.models import League
-from league.reports import site_url
-from league.tasks import league_clock_tick
 from matches import clock, services
 from matches.clock import clock_tick, due_kind, overdue_matches, reminder_moments
 from matches.models import Match, MatchReminder, MatchTeam
@@ -230,10 +230,10 @@ def test_a_reminder_not_sent_before_the_deadline_passed_expires(match):
 
 def test_celery_beat_runs_the_clock_hourly_and_the_task_is_registered():
     entry = settings.CELERY_BEAT_SCHEDULE["league-clock"]
-    assert entry["task"] == "league.tasks.league_clock_tick"
+    assert entry["task"] == "dugout.tasks.league_clock_tick"
     assert entry["schedule"].minute == {5} and len(entry["schedule"].hour) == 24
     app.loader.import_default_modules()
-    assert "league.tasks.league_clock_tick" in app.tasks
+    assert "dugout.tasks.league_clock_tick" in app.tasks
 
 
 def test_the_task_without_a_moment_reads_the_clock(match, monkeypatch):

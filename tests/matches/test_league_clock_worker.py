@@ -15,7 +15,7 @@ import pytest
 from django.core import mail
 from django.core.mail import EmailMessage
 
-from league.tasks import league_clock_tick
+from dugout.tasks import league_clock_tick
 from matches import services
 from matches.models import Match, MatchReminder
 from tests.league.test_reports_worker import overlapped, queue, runs, slowly, worker  # noqa: F401 (fixtures)
@@ -45,7 +45,7 @@ def test_a_real_worker_runs_the_clock_and_mails_each_coach_once(coaches, queue, 
         assert first.get(timeout=60) == {"due": 2, "sent": 2}
         again = league_clock_tick.apply_async(kwargs={"now": TWO_DAYS_BEFORE.isoformat()}, ignore_result=False)
         assert again.get(timeout=60) == {"due": 2, "sent": 0}
-    assert [run["task"] for run in runs.values()] == ["league.tasks.league_clock_tick"] * 2
+    assert [run["task"] for run in runs.values()] == ["dugout.tasks.league_clock_tick"] * 2
     assert all(run["thread"] != threading.get_ident() for run in runs.values())  # not eager: the worker ran it
     assert sorted(m.to[0] for m in mail.outbox) == coaches
     assert MatchReminder.objects.filter(state=MatchReminder.State.SENT).count() == 2

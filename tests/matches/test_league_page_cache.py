@@ -1,5 +1,5 @@
-"""The league page's fixtures, results and reports panels are cached and exact (league/web/views.py
-`_activity_panels`, docs/decisions.md 2026-12-01 "The league page's panels").
+"""The league page's fixtures, results and reports panels are cached and exact (dugout/web/views.py
+`_activity_panels`, docs/decisions/ 2026-12-01 "The league page's panels").
 
 They are one document per activity version (`League.activity_version`), which every write able to change what
 they show replaces in its own transaction. Each test warms the cached panels, writes through the service (or the
@@ -15,9 +15,9 @@ from types import SimpleNamespace
 import pytest
 from django.contrib.admin.sites import site
 
+from dugout.reports.services import report_generate
 from league.admin import LeagueAdmin, StadiumAdmin
 from league.models import League, Stadium
-from league.reports import report_generate
 from league.services import league_update
 from matches.corrections import match_correct
 from matches.services import match_confirm, match_reject, match_schedule, match_submit_result

@@ -1,6 +1,6 @@
 """The post-match path costs a fixed number of queries: confirming a result and each Blitz Bowl post-match step
 read only what they need and write in bulk, so a league of 4 or 400 teams, with a history of matches, and a
-team of 1 or 14 players (every one of them with a row in the result) cost the same (docs/decisions.md,
+team of 1 or 14 players (every one of them with a row in the result) cost the same (docs/decisions/,
 2026-12-01 "The post-match sequence in milliseconds"). The steps and their dice follow rules/blitzbowl.md,
 "Post-match sequence"; each team here walks them with the dice entered (Fortune: winnings 3, Fan Factor
 1-1-1; Prepare: Expensive Mistakes 6, the gentlest)."""
@@ -29,14 +29,14 @@ STEPS = {
 #: What confirm and each step cost, whatever the league's size or the team's (confirm's 14 include the one update
 #: that gives the league's table a new version, so the cached standings are never stale, the one upsert of the
 #: players' season tallies (matches/tally.py), so a weekly report never sums the season, and the one query asking
-#: whether a webhook of the league wants `result_confirmed` (issue 14, docs/decisions.md "Webhooks"); its sides
+#: whether a webhook of the league wants `result_confirmed` (issue 14, docs/decisions/ "Webhooks"); its sides
 #: and their teams are read once, with the match, for the policy; once locked, the teams are read in one query
 #: with their players, positions, balances and whether another sequence of theirs is open — for the result's
 #: check and its effects).
 #: Each step reads the parts of the team and match it declares it reads (`Step.reads`) in two queries: the team's
 #: row, locked, then its sequence (locked) with the match's sides, the ledger's heads and those parts folded in —
 #: players with their positions (all five steps), match rows (improvements), sponsorships (fortune), roster
-#: positions (hire and fire; prepare) (docs/decisions.md, 2026-12-02 "A step's reads folded into its sequence's
+#: positions (hire and fire; prepare) (docs/decisions/, 2026-12-02 "A step's reads folded into its sequence's
 #: row"). Every step's two savepoint queries are the transaction's (BEGIN and COMMIT outside a test).
 EXPECTED = {"confirm": 14, "improvements": 5, "team_stats": 5, "fortune": 8, "hire_fire": 5, "prepare": 6}
 #: A team of one player costs three queries more at Prepare for next match (rules/blitzbowl.md §5): it takes on
@@ -119,7 +119,7 @@ def test_confirm_and_each_blitzbowl_step_cost_the_same_queries_at_4_or_400_teams
 def test_the_results_rosters_are_read_by_the_sides_team_ids_not_by_a_join_through_the_match(league, home, away):
     """Submit and confirm read the rosters by the team ids the sides hold (the players' team_id index): a join
     from the players through the match's sides let PostgreSQL scan every player of the database (43 ms of the
-    80 a confirmation took in the benchmark's league of 5,000 players; docs/decisions.md, 2026-12-01)."""
+    80 a confirmation took in the benchmark's league of 5,000 players; docs/decisions/, 2026-12-01)."""
     match = services.match_schedule(user=home.coach, league=league, team_ids=[home.pk, away.pk])
     body = {
         "teams": [

@@ -1,4 +1,4 @@
-"""Each player's season tally (matches/tally.py, docs/decisions.md "The season's tally", issue 12 "a 400-team
+"""Each player's season tally (matches/tally.py, docs/decisions/ "The season's tally", issue 12 "a 400-team
 league's report under 1 s") is exactly the sum of his final matches' rows of that season, after a confirm, a
 correction (which takes the old rows away and adds the new ones, in its transaction) and a rejection (which
 leaves it as it was)."""

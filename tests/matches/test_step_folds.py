@@ -1,4 +1,4 @@
-"""A post-match step's reads folded into its sequence's row (docs/decisions.md, 2026-12-02 "A step's reads
+"""A post-match step's reads folded into its sequence's row (docs/decisions/, 2026-12-02 "A step's reads
 folded into its sequence's row") give the same team a step read before: the same players, each with his
 position, the same roster positions, sponsorships, balances and ledger heads — on SQLite and PostgreSQL alike
 (rules/blitzbowl.md "Post-match sequence": the steps read the team as it stands)."""

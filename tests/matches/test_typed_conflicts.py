@@ -1,5 +1,5 @@
 """Conflicts are typed: every "not in the state it is in now" refusal is a `campaigns.errors.Conflict`, and the
-API's one error handler (league/api/errors.py) maps the rules' refusals by type — never by class name — to
+API's one error handler (core/api/errors.py) maps the rules' refusals by type — never by class name — to
 403 / 409 / 400 with the one error shape (docs/api-v1-extensions.md "Errors")."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import inspect
 import pytest
 
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
-from league.api import errors
+from core.api import errors
 from league.services import InvitationConflict
 from matches.aftermath import StepConflict
 from matches.lifecycle import TransitionRefused

@@ -1,6 +1,6 @@
 """Issue 14 pages: the player page, leaders, records and memorial, public and linked — every player's name on
 the team sheet, the match report, the leaders, the records and the memorial links to his page (one template
-tag, league/templatetags/players.py); the league page links to the leaders and the records."""
+tag, core/templatetags/players.py); the league page links to the leaders and the records."""
 
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ def test_player_api_career_seasons_and_history_are_his_match_rows(api, history, 
 
 
 def test_leaders_for_each_stat_in_a_season_and_all_time_ties_by_name(api, league, history):
-    """Issue 14: the top 10 by the stat, ties by name (H docs/decisions.md "Leaders"); default the open season."""
+    """Issue 14: the top 10 by the stat, ties by name (H docs/decisions/ "Leaders"); default the open season."""
     assert leaders(api, league, "touchdowns", 1) == [(1, "Home 1", 2), (2, "Away 1", 1), (3, "Home 2", 1)]
     assert leaders(api, league, "touchdowns") == [(1, "Away 1", 3)]
     assert leaders(api, league, "touchdowns", "all") == [(1, "Away 1", 4), (2, "Home 1", 2), (3, "Home 2", 1)]
@@ -79,7 +79,7 @@ def test_leaders_and_standings_as_csv_with_a_header_row(api, league, history):
 
 def test_records_worked_out_by_hand(api, league, history, home, away):
     """Issue 14 records: most TDs in a match, a season, a career; biggest win by margin then score; the longest
-    unbeaten run (wins and draws, H docs/decisions.md); the season champions."""
+    unbeaten run (wins and draws, H docs/decisions/); the season champions."""
     body = api.get(f"/api/v1/leagues/{league.pk}/records/").json()
     td = body["players"]["touchdowns"]
     expected = [("Away 1", 3), ("Home 1", 2), ("Away 1", 1), ("Home 2", 1)]

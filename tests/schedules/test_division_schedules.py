@@ -1,4 +1,4 @@
-"""Schedules with divisions (issue 13, "Divisions"; decisions: docs/decisions.md "Divisions" — the knockout's
+"""Schedules with divisions (issue 13, "Divisions"; decisions: docs/decisions/ "Divisions" — the knockout's
 seeds — and "Pure schedule generators"): a round robin per division, rounds aligned by date and no match across
 divisions; a knockout drawn from several divisions' tables, division winners seeded first."""
 

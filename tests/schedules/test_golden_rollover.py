@@ -1,4 +1,4 @@
-"""Golden season turn through the API (issue 13: seasons, schedules and the rollover; docs/decisions.md 2026-12-02
+"""Golden season turn through the API (issue 13: seasons, schedules and the rollover; docs/decisions/ 2026-12-02
 "The season turn").
 
 A 4-team Blitz Bowl league plays a generated round robin (R: win 3, draw 1, loss 0), then a knockout seeded from

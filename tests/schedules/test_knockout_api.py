@@ -1,5 +1,5 @@
 """Knockouts through the API (issue 13, "Schedules"; rules: ../shared/rules/blitzbowl.md "League": match kinds;
-decisions: docs/decisions.md "Pure schedule generators" and "Generated schedules as matches")."""
+decisions: docs/decisions/ "Pure schedule generators" and "Generated schedules as matches")."""
 
 from __future__ import annotations
 
@@ -137,7 +137,7 @@ def test_byes_go_to_the_top_seeds_when_the_field_is_not_a_power_of_two(api_as, l
 
 
 def test_h_a_drawn_knockout_match_sends_the_better_seed_through(api_as, league, commissioner, four):
-    """H (the rulebooks are silent; docs/decisions.md "Generated schedules as matches"): a drawn knockout match
+    """H (the rulebooks are silent; docs/decisions/ "Generated schedules as matches"): a drawn knockout match
     is won by the better seed — no replay to arrange, and the seeding already rewards the better table."""
     A, B, *_ = four
     client = api_as(commissioner)

@@ -66,7 +66,7 @@ def test_the_bracket_page_is_public(api_as, league, commissioner):
 def test_issue13_divisions_the_form_offers_a_round_robin_per_division_and_a_knockout_from_divisions(
     league, commissioner
 ):
-    """In a league with divisions the form has what the API has (docs/decisions.md "Divisions"): each division's
+    """In a league with divisions the form has what the API has (docs/decisions/ "Divisions"): each division's
     own round robin (no match across divisions), or one division's; a knockout from the listed divisions' tables,
     their winners seeded in the order listed. Without divisions, none of these fields."""
     client = signed_in(commissioner)

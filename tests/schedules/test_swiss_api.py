@@ -1,5 +1,5 @@
 """Swiss rounds for an ElfBall league through the API (issue 13, "Schedules"; rules: ../shared/rules/elfball.md
-"Matches"; the Swiss house defaults: docs/decisions.md "Pure schedule generators")."""
+"Matches"; the Swiss house defaults: docs/decisions/ "Pure schedule generators")."""
 
 from __future__ import annotations
 

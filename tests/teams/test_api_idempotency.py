@@ -12,7 +12,7 @@ import pytest
 from django.db import connection, connections, transaction
 from django.utils import timezone
 
-from league.idempotency import _sha
+from core.idempotency import _sha
 from league.models import IdempotencyRecord, Invitation, League, Membership
 from teams.models import LedgerEntry, Player, Team
 from tests.assertions import assert_refused

@@ -30,7 +30,7 @@ def test_the_sheet_with_history_and_charts_reads_in_five_queries(client, size):
         page = client.get(f"/teams/{team.pk}/").content.decode()
     assert len(queries) <= 5, [q["sql"][:120] for q in queries]
     assert 'id="team-matches"' in page and 'id="team-chart-team_value"' in page
-    drawn_again = mock.patch("league.charts.line_chart", side_effect=AssertionError("drawn again"))
+    drawn_again = mock.patch("core.charts.line_chart", side_effect=AssertionError("drawn again"))
     with drawn_again, CaptureQueriesContext(connection) as again:
         assert 'id="team-chart-treasury"' in client.get(f"/teams/{team.pk}/").content.decode()
     assert len(again) == len(queries)

@@ -18,7 +18,7 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed in this environment")
 expect = sync_api.expect
 
-from league.management.commands.load_demo import DEMO_PASSWORD  # noqa: E402
+from dugout.management.commands.load_demo import DEMO_PASSWORD  # noqa: E402
 from league.models import League  # noqa: E402
 from matches.models import Match  # noqa: E402
 from teams.models import Team  # noqa: E402

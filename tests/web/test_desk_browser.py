@@ -73,7 +73,7 @@ def test_the_commissioner_resolves_a_disputed_result_from_the_queue(
 def test_the_commissioner_makes_and_revokes_an_invite_link_on_the_dashboard(
     log_in, js_errors, commissioner, league, viewport
 ):
-    """Issue 13 (invite links revocable; docs/decisions.md "Invite links are rows"): the members panel lists the
+    """Issue 13 (invite links revocable; docs/decisions/ "Invite links are rows"): the members panel lists the
     links by htmx, and Revoke with a reason ends one, in the audit."""
     page = log_in(commissioner.username)
     if viewport:

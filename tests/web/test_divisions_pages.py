@@ -1,4 +1,4 @@
-"""The commissioner's divisions panel (issue 13, "Divisions"; decision: docs/decisions.md "Divisions"): loaded
+"""The commissioner's divisions panel (issue 13, "Divisions"; decision: docs/decisions/ "Divisions"): loaded
 into the dashboard by htmx, a page of its own without it; create, rename, place teams and delete, each through
 the audited services; the forms only for whom the policy lets manage divisions."""
 

@@ -23,7 +23,7 @@ def broken(request):
 urlpatterns = [
     path("test-errors/403/", forbidden),
     path("test-errors/500/", broken),
-    path("", include("league.urls")),
+    path("", include("dugout.urls")),
 ]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from league.web.views import LIST_PAGE, PANEL_SIZE, PANEL_TEAMS
+from dugout.web.views import LIST_PAGE, PANEL_SIZE, PANEL_TEAMS
 from matches.models import Match
 from tests.bulk_league import bulk_league
 

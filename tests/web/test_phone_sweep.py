@@ -19,9 +19,9 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed in this environment")
 expect = sync_api.expect
 
-from league.management.commands.load_demo import DEMO_PASSWORD  # noqa: E402
+from dugout.management.commands.load_demo import DEMO_PASSWORD  # noqa: E402
+from dugout.reports.services import report_generate  # noqa: E402
 from league.models import League, LeagueReport  # noqa: E402
-from league.reports import report_generate  # noqa: E402
 from matches.models import Aftermath, Match, PlayerMatch  # noqa: E402
 from teams.models import Team  # noqa: E402
 

@@ -2,7 +2,7 @@
 400 with a few hundred matches — the league page at most 8, every other page at most 5.
 
 A signed-in visitor's page also pays `SIGNED_IN` queries whatever the page: his session, his user and the
-header's badge of matches waiting for him (league/web/context_processors.py). They are counted, on top."""
+header's badge of matches waiting for him (dugout/web/context_processors.py). They are counted, on top."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def test_the_league_page_of_a_400_team_league_with_a_long_history_stays_under_10
 
 
 def test_the_league_page_once_its_panels_are_kept_reads_only_the_league_row(client, big, django_assert_num_queries):
-    """The table, fixtures, results and reports panels are documents kept per version (league/web/views.py): a
+    """The table, fixtures, results and reports panels are documents kept per version (dugout/web/views.py): a
     visitor's page that finds them reads the league row alone, at 4 teams as at 400."""
     url = reverse("league-detail", args=[big.pk])
     assert client.get(url).status_code == 200  # renders and keeps them

@@ -1,4 +1,4 @@
-"""The commissioner closes a season in a real browser (issue 13; docs/decisions.md 2026-12-02 "The season turn"):
+"""The commissioner closes a season in a real browser (issue 13; docs/decisions/ 2026-12-02 "The season turn"):
 from the dashboard to the seasons page, the turn, season 2 open, and season 1's page with its champion. At desktop
 width with the default `carry`; at a phone's (390 px, no sideways scrolling) with a redraft set "from next
 season", which the page announces before the turn and confirms after it.
@@ -17,8 +17,8 @@ if not CHROMIUM.exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed in this environment")
 expect = sync_api.expect
 
+from dugout.seasons import league_set_next_season_rules  # noqa: E402
 from league.models import Season  # noqa: E402
-from league.seasons import league_set_next_season_rules  # noqa: E402
 from teams.models import Team  # noqa: E402
 from tests.bulk_league import bulk_league  # noqa: E402
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from dugout.seasons import season_start_next
 from league.models import Season
-from league.seasons import season_start_next
 from tests.bulk_league import bulk_league
 from tests.factories import PASSWORD
 

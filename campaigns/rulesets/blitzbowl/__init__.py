@@ -41,7 +41,7 @@ class BlitzBowl(Ruleset):
     inducement_items = pages.INDUCEMENT_ITEMS
     economy = "gil"
     team_series = (("team_value", "Team value (gil)"), ("treasury", "Treasury (gil)"), ("fan_factor", "Fan Factor"))
-    # I (issue 13): what the rulebook lets a team keep between matches, it keeps between seasons.
+    # I: what the rulebook lets a team keep between matches, it keeps between seasons.
     season_carries = ("treasuries", "rosters", "SPP", "fan factor")
     purchase_items = ("reroll", "assistant_coach", "cheerleader", "white_mage", "fan_factor")
     player_fields = ("spp",)
@@ -51,7 +51,7 @@ class BlitzBowl(Ruleset):
         return hr["starting_treasury"]
 
     def redraft_treasury(self, hr: Mapping) -> int:
-        """H (issue 13): a redrafted team's treasury is the league's `redraft_budget` (default: the rulebook's
+        """H: a redrafted team's treasury is the league's `redraft_budget` (default: the rulebook's
         starting treasury, 100,000 gil), whatever it held; it rebuilds its roster from it."""
         return hr["redraft_budget"]
 

@@ -30,7 +30,7 @@ SCORERS = ("player", "touchdowns", "touchdowns")
 CASUALTIES = ("player", "casualties", "casualties")
 
 
-# --- issue 14: the players' stats (campaigns/rulesets/stats.py), read from the per-match rows ---------------------
+# --- the players' stats (campaigns/rulesets/stats.py), read from the per-match rows ---------------------
 PLAYER_STATS = (
     stats.StatSpec("touchdowns", "Touchdowns", "TD", field="touchdowns"),
     stats.StatSpec("casualties", "Casualties", "Cas", field="casualties"),

@@ -41,7 +41,7 @@ class BoneCruncher(Ruleset):
         return pages.terrain_words(terrain)
 
     economy = "none"
-    # I (issue 13): what the rulebook lets a team keep between matches, it keeps between seasons.
+    # I: what the rulebook lets a team keep between matches, it keeps between seasons.
     season_carries = ("rosters", "wounds", "conditions")
     purchase_items = ("trainer", "coach", "cheerleader")
     player_fields = (

@@ -24,7 +24,7 @@ SCORERS = ("team", "score", "points")
 CASUALTIES = ("team", "eliminations", "eliminations")
 
 
-# --- issue 14: the players' stats (campaigns/rulesets/stats.py), read from the per-match rows ---------------------
+# --- the players' stats (campaigns/rulesets/stats.py), read from the per-match rows ---------------------
 #: Teams score in Bone Cruncher, not players: no headline stat of a player's, no casualties of his.
 PLAYER_STATS = (
     stats.StatSpec("wounds_taken", "Wounds taken", "Wnd", field="wounds"),

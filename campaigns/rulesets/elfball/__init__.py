@@ -30,7 +30,7 @@ class ElfBall(Ruleset):
     decision_widgets = pages.DECISION_WIDGETS
     economy = "points"
     team_series = (("team_value", "Team value (points)"),)
-    # I (issue 13): what the rulebook lets a team keep between matches, it keeps between seasons.
+    # I: what the rulebook lets a team keep between matches, it keeps between seasons.
     season_carries = ("rosters", "Goal Points")
     purchase_items = ("magic_potion", "beer_garden_beauty", "cheerleader", "hired_gun_wizard")
     player_fields = ("goal_points", "abilities")

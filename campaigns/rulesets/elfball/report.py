@@ -25,7 +25,7 @@ SCORERS = ("player", "goal_points", "Goal Points")
 CASUALTIES = None
 
 
-# --- issue 14: the players' stats (campaigns/rulesets/stats.py), read from the per-match rows ---------------------
+# --- the players' stats (campaigns/rulesets/stats.py), read from the per-match rows ---------------------
 #: `goals`: the goals scored with the player on the field (the result's `goals[].on_field`; a result entered
 #: with Goal Points only records none, and counts 0).
 PLAYER_STATS = (

@@ -11,7 +11,7 @@ from dugout.benchmark.seed import bench_present, bench_reset, seed
 
 
 class Command(BaseCommand):
-    help = "Seed the benchmark's big Blitz Bowl league and its small leagues (issue 12), in bulk."
+    help = "Seed the benchmark's big Blitz Bowl league and its small leagues, in bulk."
 
     def add_arguments(self, parser):
         parser.add_argument("--teams", type=int, default=400)

@@ -1,4 +1,4 @@
-"""The commissioner's schedule form (issue 13, "Schedules"): a format, its teams and dates, then a preview. In a
+"""The commissioner's schedule form: a format, its teams and dates, then a preview. In a
 league with divisions ("Divisions") it also offers a round robin per division (or of one) and a knockout drawn
 from several divisions' tables."""
 

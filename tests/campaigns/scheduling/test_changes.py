@@ -1,6 +1,6 @@
 """Changing a published round robin (issue 13, "Schedules"; campaigns/scheduling/changes.py): a team's
 withdrawal turns its unplayed matches into byes; a late team's matches are added to the remaining rounds (H,
-docs/decisions.md "Pure schedule generators"); R (../shared/rules/blitzbowl.md, "League") still holds."""
+docs/decisions/ "Pure schedule generators"); R (../shared/rules/blitzbowl.md, "League") still holds."""
 
 import datetime as dt
 from collections import Counter
@@ -56,7 +56,7 @@ def test_a_withdrawn_teams_unplayed_matches_become_byes_for_its_opponents(case, 
 @settings(max_examples=60, deadline=None)
 @given(case=schedule_and_round())
 def test_a_late_team_meets_every_team_legs_times_without_moving_a_fixture(case):
-    """H (docs/decisions.md "Pure schedule generators"): the late team plays the teams that rest in the
+    """H (docs/decisions/ "Pure schedule generators"): the late team plays the teams that rest in the
     remaining rounds, then what it still owes in rounds added after the last; nobody plays twice in a round
     and R (blitzbowl.md "League") holds."""
     schedule, from_round = case

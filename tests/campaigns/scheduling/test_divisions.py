@@ -1,5 +1,5 @@
 """Divisions (issue 13, "Schedules"; campaigns/scheduling/divisions.py): a round robin per division, and a
-knockout drawn from several divisions' tables (H: docs/decisions.md "Pure schedule generators")."""
+knockout drawn from several divisions' tables (H: docs/decisions/ "Pure schedule generators")."""
 
 import datetime as dt
 

@@ -37,7 +37,7 @@ def test_the_bracket_is_the_next_power_of_two_and_its_byes_go_to_the_top_seeds(n
 
 
 def test_standard_seeding_pairs_one_with_the_last_and_two_with_the_second_last():
-    """H (docs/decisions.md "Pure schedule generators"): 1 v 8, 4 v 5, 2 v 7, 3 v 6 in bracket order."""
+    """H (docs/decisions/ "Pure schedule generators"): 1 v 8, 4 v 5, 2 v 7, 3 v 6 in bracket order."""
     assert seed_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
     first = knockout([1, 2, 3, 4, 5, 6, 7, 8], start=START)
     assert first.slots == (Pairing(1, 8), Pairing(4, 5), Pairing(2, 7), Pairing(3, 6))

@@ -164,7 +164,7 @@ def test_five_teams_double_round_robin_by_hand():
 
 
 def test_rounds_start_days_per_round_apart_and_are_due_on_their_last_day():
-    """H (docs/decisions.md "Pure schedule generators"): round k starts (k-1)·days_per_round after the start
+    """H (docs/decisions/ "Pure schedule generators"): round k starts (k-1)·days_per_round after the start
     and its deadline is the day before the next round starts."""
     schedule = round_robin([1, 2, 3, 4], start=dt.date(2027, 2, 25), days_per_round=3, limit=LIMIT)
     assert [(r.starts, r.deadline) for r in schedule.rounds] == [

@@ -1,6 +1,6 @@
 """Swiss rounds (issue 13, "Schedules"; campaigns/scheduling/swiss.py): pairing down the table (points, then
 tie-breakers), no rematch while another pairing exists, a bye to the lowest-ranked team without one (H where
-the rules are silent: docs/decisions.md "Pure schedule generators")."""
+the rules are silent: docs/decisions/ "Pure schedule generators")."""
 
 import datetime as dt
 
