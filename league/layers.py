@@ -25,6 +25,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.services",
             "league.policy",
             "league.logins",
+            "league.signups",  # the sign-up throttle, beside the log-in guard
+            "league.password_reset",  # the reset by e-mail: its outbox, the link, the lock it lifts
+            "league.accounts_models",
             "league.tokens",
             "league.checks",
             "league.cache",

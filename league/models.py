@@ -338,6 +338,8 @@ class LoginAttempt(models.Model):
     #: The client address (REMOTE_ADDR, or X-Forwarded-For as far as NUM_PROXIES trusts it).
     address = models.CharField(max_length=64)
     succeeded = models.BooleanField(default=False)
+    #: Not a password typed: a completed password reset (proof of the mailbox), which lifts the account's lock.
+    via_reset = models.BooleanField(default=False)
     at = models.DateTimeField()
 
     class Meta:
@@ -388,6 +390,7 @@ class JoinRequest(models.Model):
         return f"{self.user} asks to join {self.league} ({self.state})"
 
 
+from .accounts_models import PasswordResetMail, SignupAttempt  # noqa: E402, F401 (the accounts' records)
 from .divisions_models import Division  # noqa: E402, F401 (defined apart to keep this module short; needs League)
 
 # Models of their own modules, registered with the app here (this module stays under 400 lines).
