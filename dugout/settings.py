@@ -178,6 +178,8 @@ CELERY_BEAT_SCHEDULE = {
     "weekly-reports-fanout": {"task": "dugout.tasks.weekly_reports_fanout", "schedule": crontab(minute=0)},
     # Hourly, off the hour: the league clock mails match reminders two days before a deadline and on the day.
     "league-clock": {"task": "dugout.tasks.league_clock_tick", "schedule": crontab(minute=5)},
+    # Password-reset mails the broker missed are queued; ones that never went out are marked failed.
+    "password-reset-sweep": {"task": "dugout.tasks.password_reset_sweep", "schedule": crontab(minute="*/5")},
     # Hourly: webhook deliveries whose event committed while the broker was down are queued.
     "webhook-sweep": {"task": "dugout.webhook_tasks.webhook_sweep", "schedule": crontab(minute=10)},
 }
@@ -214,6 +216,12 @@ LOGIN_THROTTLE = {
     "known_address_for": timedelta(days=90),
     "failures_kept_for": timedelta(days=1),
 }
+# Accounts created from one client address (league/signups.py), counted in the database like the log-in guard.
+SIGNUP_THROTTLE = {"per_address": env.int("SIGNUP_PER_ADDRESS_PER_HOUR", default=10), "window": timedelta(hours=1)}
+# Password reset by e-mail (league/password_reset.py): a link is valid an hour; at most this many mails an hour
+# to one address.
+PASSWORD_RESET_TIMEOUT = 60 * 60
+PASSWORD_RESET_THROTTLE = {"per_address": env.int("PASSWORD_RESET_PER_ADDRESS_PER_HOUR", default=3)}
 # API tokens (django-rest-knox) end this long after they are issued: TOKEN_TTL in days (fractions allowed).
 TOKEN_TTL = timedelta(days=env.float("TOKEN_TTL", default=30))
 REST_KNOX = {

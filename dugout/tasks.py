@@ -19,8 +19,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from kombu.exceptions import OperationalError as BrokerError
 
-from dugout import tasks as webhook_tasks  # noqa: F401 (registers the webhook tasks with the worker)
+from dugout import webhook_tasks  # noqa: F401 (registers the webhook tasks with the worker)
 from dugout.reports import services as reports
+from league import password_reset
 from matches.clock import clock_tick
 
 log = logging.getLogger(__name__)
@@ -70,3 +71,16 @@ def league_clock_tick(now: str | None = None) -> dict[str, int]:
     done = clock_tick(_moment(now), base_url=reports.site_url())
     log.info("league clock: %(due)s reminder(s) due, %(sent)s sent", done)
     return done
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=60, time_limit=90)
+def password_reset_send(mail_ids: list[int]) -> int:
+    """Mail these password-reset rows, each at most once (league/password_reset.py). Not retried: a refused mail
+    is marked failed, for the admin; the person can ask again."""
+    return password_reset.password_reset_send(mail_ids=mail_ids, base_url=reports.site_url())
+
+
+@shared_task(acks_late=True)
+def password_reset_sweep() -> dict[str, int]:
+    """Every few minutes: queue the reset mails the broker missed, and mark failed those that never went out."""
+    return password_reset.password_reset_sweep()

@@ -1,4 +1,6 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from league.models import (
     IdempotencyRecord,
@@ -6,9 +8,12 @@ from league.models import (
     League,
     LoginAttempt,
     Membership,
+    PasswordResetMail,
+    SignupAttempt,
     Stadium,
     league_activity_changed,
 )
+from league.password_reset import password_reset_resend
 from league.versioned_admin import LeagueVersionsAdmin
 
 
@@ -72,10 +77,53 @@ class IdempotencyRecordAdmin(admin.ModelAdmin):
 class LoginAttemptAdmin(admin.ModelAdmin):
     """Read-only: the log-in guard's own record (league/logins.py), pruned by age."""
 
-    list_display = ["at", "username_norm", "address", "succeeded"]
-    list_filter = ["succeeded"]
+    list_display = ["at", "username_norm", "address", "succeeded", "via_reset"]
+    list_filter = ["succeeded", "via_reset"]
     search_fields = ["username_norm", "address"]
     readonly_fields = [f.name for f in LoginAttempt._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(PasswordResetMail)
+class PasswordResetMailAdmin(admin.ModelAdmin):
+    """The password-reset outbox (league/password_reset.py), read-only: filter on `failed` to see the mails that
+    did not go out and why; "send again" queues chosen failed ones once more (a new link each)."""
+
+    list_display = ["created_at", "user", "email", "state", "sent_at", "error"]
+    list_filter = ["state"]
+    search_fields = ["email", "user__username"]
+    readonly_fields = [f.name for f in PasswordResetMail._meta.fields]
+    actions = ["send_again"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.action(description=_("Send the chosen failed mails again"), permissions=["view"])
+    def send_again(self, request, queryset):
+        count = password_reset_resend(mail_ids=list(queryset.values_list("pk", flat=True)))
+        self.message_user(
+            request,
+            ngettext("%(count)d failed mail queued again.", "%(count)d failed mails queued again.", count)
+            % {"count": count},
+            messages.SUCCESS,
+        )
+
+
+@admin.register(SignupAttempt)
+class SignupAttemptAdmin(admin.ModelAdmin):
+    """Read-only: the sign-up throttle's own record (league/signups.py), pruned by age."""
+
+    list_display = ["at", "address"]
+    search_fields = ["address"]
+    readonly_fields = [f.name for f in SignupAttempt._meta.fields]
 
     def has_add_permission(self, request) -> bool:
         return False

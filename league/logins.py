@@ -11,6 +11,10 @@ One guard for both doors (`POST /api/v1/auth/token/` and the `/login/` page), in
   across accounts, that address waits for the accounts it has never logged into (a password sprayer), while
   the members who log in there as usual do not.
 
+A completed password reset (league/password_reset.py: proof of the mailbox) lets the owner back in: the address
+it was completed from is known to the account from then on, and the account's failures before it no longer count
+(they guessed a password that is gone); the guessers' own pairs still wait, and new failures count afresh.
+
 A waiting attempt is refused before its password is checked. The attempt's row is written (committed) as a
 failure *before* the limits are counted, and every failure written so far is counted, its own included: of any
 racing attempts let through, the last to count saw all of them, so the limits hold exactly under racing requests
@@ -26,8 +30,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from rest_framework.throttling import BaseThrottle
 
 from league.models import LoginAttempt
@@ -67,10 +72,17 @@ class Lockout:
 
     @property
     def message(self) -> str:
+        """When to try again, and that a password reset gets the owner back in now."""
         wait = self.retry_after()
         minutes = math.ceil(wait / 60)
-        when = f"{wait} seconds" if wait < 120 else f"{minutes} minutes"
-        return f"Too many failed log-ins. Try again in {when} (at {self.retry_at:%H:%M} UTC)."
+        if wait < 120:
+            when = ngettext("%(count)d second", "%(count)d seconds", wait) % {"count": wait}
+        else:
+            when = ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+        return gettext(
+            "Too many failed log-ins. Try again in %(when)s (at %(time)s UTC), or reset your password by e-mail "
+            "to get back in now."
+        ) % {"when": when, "time": f"{self.retry_at:%H:%M}"}
 
 
 def login_username_norm(username: str) -> str:
@@ -104,13 +116,22 @@ def login_attempt_succeeded(*, attempt: LoginAttempt) -> None:
     LoginAttempt.objects.filter(pk=attempt.pk).update(succeeded=True)
 
 
+def login_reset_completed(*, username: str, address: str) -> None:
+    """The owner proved his mailbox (a password reset completed from `address`): that address is known to the
+    account from now on, and the account's earlier failures stop counting against it."""
+    LoginAttempt.objects.create(
+        username_norm=login_username_norm(username), address=address, succeeded=True, via_reset=True, at=timezone.now()
+    )
+
+
 def _lockout(attempt: LoginAttempt, config: dict, now: datetime) -> Lockout | None:
     norm, address = attempt.username_norm, attempt.address
     # Every failure so far, this attempt's own and racing attempts' included (see the module docstring).
     failures = LoginAttempt.objects.filter(succeeded=False)
-    last_success = LoginAttempt.objects.filter(username_norm=norm, address=address, succeeded=True).aggregate(
-        at=Max("at")
-    )["at"]
+    successes = LoginAttempt.objects.filter(username_norm=norm, succeeded=True).aggregate(
+        pair=Max("at", filter=Q(address=address)), reset=Max("at", filter=Q(via_reset=True))
+    )
+    last_success, last_reset = successes["pair"], successes["reset"]
 
     since = now - config["pair_window"]
     if last_success is not None and last_success > since:
@@ -122,7 +143,10 @@ def _lockout(attempt: LoginAttempt, config: dict, now: datetime) -> Lockout | No
     if last_success is not None:
         # An address that has logged into this account before is not a stranger to it.
         return None
-    account = failures.filter(username_norm=norm, at__gt=now - config["account_window"])
+    since = now - config["account_window"]
+    if last_reset is not None and last_reset > since:
+        since = last_reset  # the failures before the owner's reset guessed a password that is gone
+    account = failures.filter(username_norm=norm, at__gt=since)
     retry_at = _limit_reached(account, config["account_failures"], config["account_window"])
     if retry_at:
         return Lockout("account", retry_at)

@@ -1,8 +1,10 @@
-"""Registration, tokens and log-out (api-v1 "Auth" and its v1.1 additions).
+"""Registration, tokens, log-out and password reset (api-v1 "Auth", its v1.1 additions and v1.2 "Accounts").
 
 Tokens are django-rest-knox's: a new one at every log-in, ending after `TOKEN_TTL` (league/tokens.py). Failed
 log-ins go through the log-in guard (league/logins.py): a waiting attempt is answered 429 with Retry-After before
-its password is checked.
+its password is checked, saying how to get back in now (a password reset, with its page's address). Sign-ups
+are throttled per client address (league/signups.py); a password reset (league/password_reset.py) answers the
+same whether or not an account has the address.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model, password_validation, user_logged_in
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.urls import reverse
+from django.utils.translation import gettext
 from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -19,6 +23,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.logins import Lockout, login_attempt_begin, login_attempt_succeeded, login_client_address
+from league.password_reset import ResetRefused, password_reset_complete, password_reset_request
+from league.signups import SignupWait, signup_abandon, signup_begin
 from league.tokens import TokenAuthentication, token_issue, token_revoke, token_revoke_all
 
 
@@ -35,12 +41,24 @@ TOKEN_OUT = inline_serializer(
 )
 
 
-def lockout_response(lockout: Lockout) -> Response:
-    """429 in words, and when to come back in the Retry-After header (seconds)."""
+def lockout_response(lockout: Lockout, request) -> Response:
+    """429 in words: when to come back (also in the Retry-After header, seconds), and how to get back in now, a
+    password reset, with the page's address (also as `password_reset`)."""
+    reset = request.build_absolute_uri(reverse("password_reset"))
+    detail = f"{lockout.message} {gettext('Reset it at %(url)s.') % {'url': reset}}"
     return Response(
-        {"detail": lockout.message},
+        {"detail": detail, "password_reset": reset},
         status=status.HTTP_429_TOO_MANY_REQUESTS,
         headers={"Retry-After": str(lockout.retry_after())},
+    )
+
+
+def signup_wait_response(wait: SignupWait) -> Response:
+    """429 in words, and when to come back in the Retry-After header (seconds)."""
+    return Response(
+        {"detail": wait.message},
+        status=status.HTTP_429_TOO_MANY_REQUESTS,
+        headers={"Retry-After": str(wait.retry_after())},
     )
 
 
@@ -80,6 +98,9 @@ class RegisterView(APIView):
             ),
             400: OpenApiResponse(description="A field refused, e.g. a password under 12 characters."),
             403: OpenApiResponse(description="Registration is closed."),
+            429: OpenApiResponse(
+                description="Too many accounts created from this address in the last hour: Retry-After says when."
+            ),
         },
     )
     def post(self, request):
@@ -88,7 +109,14 @@ class RegisterView(APIView):
         serializer = RegisterSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        user = get_user_model().objects.create_user(data["username"], data.get("email", ""), data["password"])
+        attempt = signup_begin(address=login_client_address(request))
+        if isinstance(attempt, SignupWait):
+            return signup_wait_response(attempt)
+        try:
+            user = get_user_model().objects.create_user(data["username"], data.get("email", ""), data["password"])
+        except BaseException:
+            signup_abandon(attempt=attempt)
+            raise
         _, token = token_issue(user=user)
         return Response({"id": user.pk, "username": user.username, "token": token}, status=status.HTTP_201_CREATED)
 
@@ -108,7 +136,8 @@ class TokenView(APIView):
             200: OpenApiResponse(TOKEN_OUT, description="A new token at every log-in, valid until `expiry`."),
             400: OpenApiResponse(description="Unknown username or wrong password, or a field missing."),
             429: OpenApiResponse(
-                description="Too many failed log-ins for this account: the Retry-After header says when."
+                description="Too many failed log-ins for this account: the Retry-After header says when; "
+                "`password_reset` is the page that gets the owner back in now."
             ),
         },
     )
@@ -118,7 +147,7 @@ class TokenView(APIView):
         credentials = serializer.validated_data
         attempt = login_attempt_begin(username=credentials["username"], address=login_client_address(request))
         if isinstance(attempt, Lockout):
-            return lockout_response(attempt)
+            return lockout_response(attempt, request)
         user = authenticate(request, **credentials)
         if user is None:
             return Response({"detail": "Unknown username or wrong password."}, status=status.HTTP_400_BAD_REQUEST)
@@ -158,4 +187,74 @@ class LogoutAllView(_TokenOwnerView):
     )
     def post(self, request):
         token_revoke_all(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordResetSerializer(serializers.Serializer):
+    email = serializers.EmailField(max_length=254)
+
+
+class PasswordResetView(APIView):
+    """`POST /api/v1/auth/password-reset/`: the same 202 whether or not an account has the address."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        request=PasswordResetSerializer,
+        responses={
+            202: OpenApiResponse(
+                inline_serializer("PasswordResetAsked", {"detail": serializers.CharField()}),
+                description="Always, whether or not an account has the address: each account with it is mailed a "
+                "link valid for one hour (at most 3 mails an hour to one address).",
+            ),
+        },
+    )
+    def post(self, request):
+        serializer = PasswordResetSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        password_reset_request(email=serializer.validated_data["email"])
+        detail = gettext("If an account has this address, a link to set a new password is on its way to it.")
+        return Response({"detail": detail}, status=status.HTTP_202_ACCEPTED)
+
+
+class PasswordResetConfirmSerializer(serializers.Serializer):
+    uid = serializers.CharField(max_length=64)
+    token = serializers.CharField(max_length=128)
+    new_password = serializers.CharField(write_only=True, max_length=128, style={"input_type": "password"})
+
+
+class PasswordResetConfirmView(APIView):
+    """`POST /api/v1/auth/password-reset/confirm/`: the `uid` and `token` of the mailed link, and the new
+    password."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(
+        request=PasswordResetConfirmSerializer,
+        responses={
+            204: OpenApiResponse(
+                description="The password is set; every API token of the user has ended, and the log-in guard "
+                "lets the owner in again."
+            ),
+            400: OpenApiResponse(
+                description="`token`: the link is invalid, expired or used already; `new_password`: refused by "
+                "the password rules."
+            ),
+        },
+    )
+    def post(self, request):
+        serializer = PasswordResetConfirmSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            password_reset_complete(
+                uidb64=data["uid"],
+                token=data["token"],
+                new_password=data["new_password"],
+                address=login_client_address(request),
+            )
+        except ResetRefused as refused:
+            return Response(refused.errors, status=status.HTTP_400_BAD_REQUEST)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -3,6 +3,7 @@
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from campaigns.rulesets import CHOICES as RULESET_CHOICES
 from league.logins import Lockout, login_attempt_begin, login_attempt_succeeded, login_client_address
@@ -34,6 +35,12 @@ class GuardedAuthenticationForm(GuardedLoginMixin, AuthenticationForm):
 
 class GuardedAdminAuthenticationForm(GuardedLoginMixin, AdminAuthenticationForm):
     """The admin's log-in form: the same guard, so `/admin/login/` is no side door for a guesser."""
+
+
+class PasswordResetAskForm(forms.Form):
+    """The `/password-reset/` page's form: the address the link goes to."""
+
+    email = forms.EmailField(label=_("Your e-mail address"), max_length=254)
 
 
 class SignUpForm(UserCreationForm):

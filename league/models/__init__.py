@@ -1,10 +1,10 @@
 """The league domain's models, one module per concern; every model is importable from `league.models`."""
 
-from .accounts import IdempotencyRecord, LoginAttempt
-from .audit import AuditEntry
-from .divisions import Division
-from .invite_links import InviteLink
-from .league import (
+from league.models.accounts import IdempotencyRecord, LoginAttempt, PasswordResetMail, SignupAttempt
+from league.models.audit import AuditEntry
+from league.models.divisions import Division
+from league.models.invite_links import InviteLink
+from league.models.league import (
     WEEKDAYS,
     League,
     Season,
@@ -14,9 +14,9 @@ from .league import (
     new_table_version,
     validate_timezone,
 )
-from .members import Invitation, JoinRequest, Membership
-from .reports import LeagueReport, ReportDelivery
-from .webhooks import Webhook, WebhookDelivery
+from league.models.members import Invitation, JoinRequest, Membership
+from league.models.reports import LeagueReport, ReportDelivery
+from league.models.webhooks import Webhook, WebhookDelivery
 
 __all__ = (
     "WEEKDAYS",
@@ -30,8 +30,10 @@ __all__ = (
     "LeagueReport",
     "LoginAttempt",
     "Membership",
+    "PasswordResetMail",
     "ReportDelivery",
     "Season",
+    "SignupAttempt",
     "Stadium",
     "Webhook",
     "WebhookDelivery",

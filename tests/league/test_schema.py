@@ -13,6 +13,8 @@ from drf_spectacular.validation import validate_schema
 CONTRACT = [
     ("/api/v1/auth/register/", "post"),
     ("/api/v1/auth/token/", "post"),
+    ("/api/v1/auth/password-reset/", "post"),
+    ("/api/v1/auth/password-reset/confirm/", "post"),
     ("/api/v1/rulesets/", "get"),
     ("/api/v1/rulesets/{key}/rosters/", "get"),
     ("/api/v1/rulesets/{key}/house-rules/", "get"),
@@ -174,9 +176,11 @@ def test_every_operation_with_a_path_id_documents_404(schema):
 def test_every_write_documents_who_may_not_and_conflicts(schema):
     writes = [(p, m, op) for p, m, op in _operations(schema) if m in ("post", "patch", "put", "delete")]
     missing = [f"{m} {p}" for p, m, op in writes if not {"403", "409"} <= set(op["responses"])]
-    # The log-in is the one open door: no permission to refuse and no session, so no CSRF 403 either.
-    assert writes and missing == ["post /api/v1/auth/token/"]
-    assert "409" in schema["paths"]["/api/v1/auth/token/"]["post"]["responses"]
+    # The log-in and the password reset are the open doors: no permission to refuse and no session, so no CSRF
+    # 403 either.
+    open_doors = ["/api/v1/auth/password-reset/", "/api/v1/auth/password-reset/confirm/", "/api/v1/auth/token/"]
+    assert writes and missing == [f"post {path}" for path in open_doors]
+    assert all("409" in schema["paths"][path]["post"]["responses"] for path in open_doors)
 
 
 def test_every_authenticated_write_documents_401(schema):
@@ -186,6 +190,10 @@ def test_every_authenticated_write_documents_401(schema):
 
 def test_the_throttled_log_in_documents_429(schema):
     assert "429" in schema["paths"]["/api/v1/auth/token/"]["post"]["responses"]
+
+
+def test_the_throttled_sign_up_documents_429(schema):
+    assert "429" in schema["paths"]["/api/v1/auth/register/"]["post"]["responses"]
 
 
 def test_every_error_response_has_the_error_shape(schema):

@@ -161,7 +161,9 @@ def test_a_token_issued_after_the_password_change_works(api, coach):
     ("path", "statuses"),
     [
         (TOKEN, {"200", "400", "429"}),
-        ("/api/v1/auth/register/", {"201", "400", "403"}),
+        ("/api/v1/auth/register/", {"201", "400", "403", "429"}),
+        ("/api/v1/auth/password-reset/", {"202", "400"}),
+        ("/api/v1/auth/password-reset/confirm/", {"204", "400"}),
         (LOGOUT, {"204", "401"}),
         (LOGOUT_ALL, {"204", "401"}),
     ],
