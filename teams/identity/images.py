@@ -11,6 +11,7 @@ import warnings
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.utils.translation import gettext as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from campaigns.errors import RuleViolation
@@ -53,6 +54,17 @@ def logo_renditions(data: bytes) -> dict[int, bytes]:
             image.load()
     except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning, OSError) as exc:
         raise RuleViolation("The logo must be a PNG, JPEG or WebP image.", field="logo") from exc
+    except ValueError as exc:
+        # Pillow's own bound on metadata: a compressed text chunk (zTXt, iTXt) or colour profile (iCCP) that would
+        # inflate past PngImagePlugin.MAX_TEXT_CHUNK / MAX_TEXT_MEMORY is refused with a ValueError, on open or on
+        # load (a metadata bomb: a few hundred KB that unpack to hundreds of MB).
+        raise RuleViolation(
+            _(
+                "The logo's metadata (its text or colour profile) is too large to unpack. "
+                "Save the image again without metadata and upload it."
+            ),
+            field="logo",
+        ) from exc
     image = ImageOps.exif_transpose(image).convert("RGBA")
     return {size: _square(image, size) for size in logo_sizes()}
 
