@@ -88,7 +88,9 @@ class TeamIdentityActions:
         request={"multipart/form-data": LogoIn},
         responses={
             200: TEAM,
-            400: OpenApiResponse(description="Not a PNG, JPEG or WebP image, or too large; nothing changed."),
+            400: OpenApiResponse(
+                description="Not a PNG, JPEG or WebP image, too large, or with metadata too large to unpack; unchanged."
+            ),
             **REFUSALS,
         },
     )

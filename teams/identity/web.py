@@ -7,11 +7,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from campaigns.errors import NotPermitted, RuleViolation
 from teams.models import Team
+from teams.web.sheet import team_page_context
 
 from . import services
 
@@ -40,7 +41,18 @@ def team_identity(request: HttpRequest, pk: int) -> HttpResponse:
     except NotPermitted as exc:
         return HttpResponse(exc.message, status=403, content_type="text/plain; charset=utf-8")
     except RuleViolation as exc:
-        messages.error(request, exc.message)
-        return redirect("team-detail", pk=pk)
+        return identity_refused(request, team.pk, exc)
     messages.success(request, "The team's colours and logo are saved.")
     return redirect("team-detail", pk=pk)
+
+
+def identity_refused(request: HttpRequest, pk: int, exc: RuleViolation) -> HttpResponse:
+    """The team page again, answered 400, with the refusal beside the field at fault (the logo, a colour) or
+    above the form; nothing was saved, so the page shows the team as it is."""
+    fields = ("primary_colour", "secondary_colour", "logo")
+    context = team_page_context(request, pk)
+    if exc.field in fields:
+        context["identity_errors"] = {exc.field: [exc.message]}
+    else:
+        context["identity_form_errors"] = [exc.message]
+    return render(request, "teams/team_detail.html", context, status=400)

@@ -101,6 +101,12 @@ def sheet_context(request: HttpRequest, team_id: int, **extra) -> dict:
 
 
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return render(request, "teams/team_detail.html", team_page_context(request, pk))
+
+
+def team_page_context(request: HttpRequest, pk: int) -> dict:
+    """The whole team page's context: the sheet, its history, share tags and which forms the viewer gets (also
+    for a form on the page answered again with its errors)."""
     context = sheet_context(request, pk)
     team = context["team"]
     # The commissioner's gil adjustment form (Blitz Bowl's treasury), from the roles annotated on the team.
@@ -108,7 +114,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context.update(history_context(team, page=request.GET.get("page", 1)))
     context.update(team_share_tags(request, team))
     context["may_dress"] = context["is_coach"] or getattr(team, "viewer_is_commissioner", False)
-    return render(request, "teams/team_detail.html", context)
+    return context
 
 
 def sheet_response(request: HttpRequest, pk: int, **extra) -> HttpResponse:

@@ -432,6 +432,27 @@ def test_sponsorship_threshold_override():
     assert sponsor(d20=18).result == "none"
 
 
+def test_the_casualties_a_team_suffered_are_its_injured_players_however_inflicted():
+    """R ("3. Fortune and FAME", Sponsorship): "+2 if the other team suffered at least 3 casualties (however they
+    were inflicted)": the other team's players with an injury on the result, whatever the casualty counters of
+    either side say (a crowd push or a failed dodge is inflicted by no one)."""
+    result = {
+        "teams": [{"team": 1, "casualties_inflicted": 5}, {"team": 2, "casualties_inflicted": 0}],
+        "players": [
+            {"team": 1, "player": 10, "casualties": 5, "injury": ""},
+            {"team": 2, "player": 20, "casualties": 0, "injury": "badly_hurt"},
+            {"team": 2, "player": 21, "casualties": 0, "injury": "dead"},
+            {"team": 2, "player": 22, "casualties": 0, "injury": "stat_loss", "stat": "MA"},
+            {"team": 2, "player": 23, "touchdowns": 1, "injury": ""},
+            {"team": 1, "player": 11, "casualties": 0, "injury": "niggling"},
+        ],
+    }
+
+    assert pm.casualties_suffered(result, team_id=2) == 3
+    assert pm.casualties_suffered(result, team_id=1) == 1
+    assert pm.casualties_suffered({"forfeit": {"team": 1, "reason": "No show"}}, team_id=2) == 0
+
+
 def test_sponsorship_refuses_a_d20_outside_its_faces():
     """R (Sponsorship): the roll is a d20 (1–20)."""
     with pytest.raises(ValueError):

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from campaigns.engine import PlayerView
 from campaigns.errors import RuleViolation
 from campaigns.rulesets import get_ruleset
 from campaigns.rulesets.bonecruncher import wounds as w
@@ -327,6 +328,40 @@ def test_movement_incapacitated_legs_and_polearms():
     assert w.movement(base=4, conditions=[], weapon="polearm", race="undead_zombies", hr=HR) == 3
     assert w.movement(base=5, conditions=[], weapon="polearm", race="humans_barbarians", hr=HR) == 5
     assert w.movement(base=4, conditions=[], weapon="blade", race="halflings", hr=HR) == 4
+
+
+def test_the_sheet_movement_counts_the_polearm_a_halfling_or_undead_player_carries():
+    """R Bloody Blades: "Halfling and Undead Team Players with polearms move at one less allowable maneuver point
+    per turn" — the sheet's movement (player_summary) reads the weapon the player carries, and only where the
+    league plays Bloody Blades (without the option no one carries a weapon)."""
+    blades = dict(HR, bloody_blades=True)
+
+    def shown(race: str, equipment: dict, hr=blades) -> int:
+        view = PlayerView(
+            id=1,
+            name="Pip",
+            number=1,
+            position="Player",
+            status="active",
+            spp=0,
+            skills=(),
+            attributes={},
+            value=0,
+            race=race,
+            equipment=equipment,
+        )
+        return BC.player_summary(view, hr)["movement"]
+
+    assert shown("halflings", {"weapon": "polearm", "shield": False}) == 3
+    assert shown("undead_zombies", {"weapon": "polearm", "shield": False}) == 3
+    assert shown("halflings", {"weapon": "blade", "shield": True}) == 4
+    assert shown("halflings", {}) == 4
+    assert shown("humans_barbarians", {"weapon": "polearm", "shield": False}) == 5
+    assert shown("elves", {"weapon": "polearm", "shield": False}) == 6  # a Halfling team's Elite Elf
+    assert shown("halflings", {"weapon": "polearm", "shield": False}, hr=HR) == 4
+    assert w.carried_weapon({"weapon": "polearm"}, blades) == "polearm"
+    assert w.carried_weapon({"weapon": "polearm"}, HR) == "none"
+    assert w.carried_weapon(None, blades) == "none"
 
 
 def test_bloody_blades_equipment():

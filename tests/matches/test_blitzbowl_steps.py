@@ -923,7 +923,7 @@ def test_a_random_player_roll_above_the_number_of_players_is_refused(flow):
             11,
             "one_time",
             "d20 11 +6 Fan Factor +2 opponent suffered 3+ casualties +1 opponent suffered 5+ casualties = 20",
-            id="casualties-3-and-5",
+            id="opponent-suffered-5-casualties",
         ),
         pytest.param("league", 0, 1, 0, True, 12, "one_time", "d20 12 +6 Fan Factor +2 owns a stadium = 20", id="owns"),
         pytest.param(
@@ -950,7 +950,9 @@ def test_seeking_a_sponsor_adds_the_modifiers(flow, plain_stadium, kind, hs, as_
     set_ff(home, 6)
     if owns:
         own_stadium(home, plain_stadium)
-    mid = flow.match(hs, as_, kind=kind, home={"casualties_inflicted": cas})
+    # The opponent's casualties are its injured players (shirts 1, 2, …), however they were inflicted.
+    injured = [{"player": flow.pid(flow.away, number), "injury": "badly_hurt"} for number in range(1, cas + 1)]
+    mid = flow.match(hs, as_, kind=kind, home={"casualties_inflicted": cas}, players=injured)
     flow.walk(mid, home, until="fortune")
     # FF dice that change nothing: 3d6 3 is not above 6 after a win; 2d6 12 is not below 6 after a loss.
     ff_dice = [1, 1, 1] if hs > as_ else [6, 6]
@@ -973,6 +975,43 @@ def test_seeking_a_sponsor_adds_the_modifiers(flow, plain_stadium, kind, hs, as_
         assert flow.ledger(home)[-1]["reason"] == "One-time sponsorship"
     else:
         assert team["sponsorships"] == [] and team["treasury"] == START + winnings
+
+
+def seek_sponsor_lines(flow, mid, team, *, d20: int) -> list[str]:
+    """The fortune step's lines after a loss, the coach seeking a sponsor (FF dice that change nothing)."""
+    flow.walk(mid, team, until="fortune")
+    state = flow.done(
+        mid,
+        team,
+        "fortune",
+        {"seek_sponsor": True},
+        {"winnings": [1], "fan_factor": [6, 6], "sponsorship": [d20], "one_time_amount": [1], "one_time_risk": [2]},
+    )
+    return [line for line in lines(state, "fortune") if line.startswith("Sponsorship:")]
+
+
+def test_the_sponsor_bonus_counts_the_casualties_the_other_team_suffered_however_inflicted(flow):
+    """R ("3. Fortune and FAME", Sponsorship): "+2 if the other team suffered at least 3 casualties (however they
+    were inflicted)", "+1 if … at least 5": three away players injured, though home inflicted none of them (the
+    crowd, failed dodges) — home seeking a sponsor gets +2."""
+    home, away = flow.home, flow.away
+    injured = [{"player": flow.pid(away, number), "injury": "miss_next_match"} for number in (1, 2, 3)]
+    mid = flow.match(0, 1, players=injured)
+
+    assert seek_sponsor_lines(flow, mid, home, d20=18) == [
+        "Sponsorship: d20 18 +0 Fan Factor +2 opponent suffered 3+ casualties = 20: One-time Sponsorship (20 or more)."
+    ]
+
+
+def test_the_casualties_a_team_inflicted_are_not_what_its_opponent_suffered(flow):
+    """R ("3. Fortune and FAME", Sponsorship): home inflicted 5 casualties by its own count, but no away player is
+    injured on the result: the other team suffered none, so no casualty bonus."""
+    home = flow.home
+    mid = flow.match(0, 1, home={"casualties_inflicted": 5})
+
+    assert seek_sponsor_lines(flow, mid, home, d20=18) == [
+        "Sponsorship: d20 18 +0 Fan Factor = 18: no sponsor (below 20)."
+    ]
 
 
 def test_a_one_time_sponsorship_risk_sidelines_a_random_player(flow):

@@ -505,6 +505,34 @@ def test_team_sheet_shows_equipment_with_bloody_blades(client, commissioner, coa
     assert cell(player_row(page, "Blade 3"), "equipment") == "—"
 
 
+def test_halfling_and_undead_polearm_carriers_move_one_less_on_the_sheet_and_in_the_api(
+    client, api_as, commissioner, coach, other_coach
+):
+    """R Bloody Blades: "Halfling and Undead Team Players with polearms move at one less allowable maneuver point
+    per turn": the team sheet's Move column and the API's `movement` count it; a Blade does not, nor a polearm
+    carried by a Halfling team's Elite Elf (an Elf keeps his race's traits)."""
+    league = LeagueFactory(
+        created_by=commissioner, ruleset="bonecruncher", house_rules_overrides={"bloody_blades": True}
+    )
+    halflings = squad_team(league, coach, "Pip Pack", "halflings", 3)
+    hire(halflings, "elite_elf", name="Pip Elf", number=4)
+    undead = squad_team(league, other_coach, "Bone Band", "undead_zombies", 1)
+    polearm = {"weapon": "polearm", "shield": False}
+    Player.objects.filter(team=halflings, number__in=(1, 4)).update(equipment=polearm)
+    Player.objects.filter(team=halflings, number=2).update(equipment={"weapon": "blade", "shield": True})
+    Player.objects.filter(team=undead, number=1).update(equipment=polearm)
+
+    page = text(client.get(sheet_url(halflings)))
+
+    moves = {name: cell(player_row(page, name), "movement") for name in ("Pip 1", "Pip 2", "Pip 3", "Pip Elf")}
+    assert moves == {"Pip 1": "3", "Pip 2": "4", "Pip 3": "4", "Pip Elf": "6"}
+    assert cell(player_row(text(client.get(sheet_url(undead))), "Bone 1"), "movement") == "3"
+    api = api_as(coach)
+    players = {p["number"]: p for p in api.get(f"/api/v1/teams/{halflings.pk}/").json()["players"]}
+    assert {n: players[n]["movement"] for n in (1, 2, 3, 4)} == {1: 3, 2: 4, 3: 4, 4: 6}
+    assert api.get(f"/api/v1/teams/{undead.pk}/").json()["players"][0]["movement"] == 3
+
+
 def test_report_of_a_final_match_shows_the_event_squads_and_wounds(client, final, barbarians, orcs):
     page = text(client.get(report_url(final)))
 

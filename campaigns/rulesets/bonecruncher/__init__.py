@@ -134,7 +134,11 @@ class BoneCruncher(Ruleset):
             "armour_boxes": wounds.armour_capacity(role=player.role, elite=player.elite, template=template, hr=hr),
             "wound_limit": wounds.wound_limit(template=template, hr=hr) if template or not advanced else None,
             "movement": wounds.movement(
-                base=base, conditions=player.conditions, weapon="none", race=player.race, hr=hr
+                base=base,
+                conditions=player.conditions,
+                weapon=wounds.carried_weapon(player.equipment, hr),
+                race=player.race,
+                hr=hr,
             ),
             "elite": player.elite,
             "conditions": words.conditions(player.conditions, hr=hr),

@@ -48,6 +48,7 @@ from .mistakes import (
 from .sponsorships import (
     Payment,
     SponsorshipRoll,
+    casualties_suffered,
     one_time_sponsorship,
     ongoing_sponsorship,
     random_player,
@@ -68,6 +69,7 @@ __all__ = [
     "Sale",
     "SponsorshipRoll",
     "Winnings",
+    "casualties_suffered",
     "concede_leave_needs_roll",
     "concede_leaves",
     "expensive_mistake",

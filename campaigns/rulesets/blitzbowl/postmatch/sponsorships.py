@@ -92,6 +92,16 @@ def sponsorship(
     return SponsorshipRoll(total=total, result=result, explanation=f"Sponsorship: d20 {d20}{terms} = {total}: {words}.")
 
 
+def casualties_suffered(result: Mapping[str, Any], *, team_id: int) -> int:
+    """R ("3. Fortune and FAME", Sponsorship: "+2 if the other team suffered at least 3 casualties (however they
+    were inflicted)"; "Injuries recorded on a result": each casualty names the player and one outcome): the
+    casualties a team suffered are its players with an injury on the result — not the casualties its opponent
+    inflicted, which leave out those of the crowd, a failed dodge or a team's own foul. A result without
+    player rows (a forfeit) records none.
+    """
+    return sum(1 for row in result.get("players", ()) if row.get("team") == team_id and row.get("injury"))
+
+
 def _sponsorship_payment(*, spec: Mapping[str, Any], amount_die: int, risk_die: int, what: str) -> Payment:
     check_die(amount_die, spec["amount_dice"], "amount die")
     check_die(risk_die, spec["risk_dice"], "risk die")

@@ -150,7 +150,7 @@ def fortune(ctx: StepContext) -> None:
             owns_stadium=bool(ctx.team.home_stadium and ctx.team.home_stadium.owned_by_this_team),
             outcome=match.outcome,
             touchdown_margin=us.score - them.score,
-            opponent_casualties=us.casualties_inflicted,
+            opponent_casualties=postmatch.casualties_suffered(match.result, team_id=them.team_id),
             kind=match.kind,
             hr=ctx.hr,
         )

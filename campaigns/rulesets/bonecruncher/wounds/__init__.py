@@ -33,7 +33,7 @@ from .state import (
     race_template,
     wound_limit,
 )
-from .veterans import check_equipment, elite_slots, movement, qualifies_for_elite
+from .veterans import carried_weapon, check_equipment, elite_slots, movement, qualifies_for_elite
 
 __all__ = [
     "ALIVE",
@@ -46,6 +46,7 @@ __all__ = [
     "advanced_wounds",
     "apply_hits",
     "armour_capacity",
+    "carried_weapon",
     "check_equipment",
     "critical_entry",
     "critical_wounds",

@@ -45,6 +45,16 @@ def movement(
     return max(0, value)
 
 
+def carried_weapon(equipment: Mapping[str, Any] | None, hr: Mapping) -> str:
+    """R Bloody Blades (league option hr["bloody_blades"]): the weapon a player carries ("none", "blade",
+    "polearm"), which `movement` needs for "Halfling and Undead Team Players with polearms move at one less
+    allowable maneuver point per turn". Without the option players carry no weapon, whatever their record
+    still holds from a season that played it."""
+    if not hr.get("bloody_blades", False):
+        return "none"
+    return (equipment or {}).get("weapon") or "none"
+
+
 def check_equipment(*, weapon: str = "none", shield: bool = False, hr: Mapping) -> None:
     """R Bloody Blades (league option hr["bloody_blades"]): nothing, a Blade or a Polearm; a Shield with nothing
     or a Blade, never with a Polearm. Without the option players carry no weapon and no shield (I: refused naming
