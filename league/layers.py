@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.audit",
             "league.joining",
             "league.invite_links",
+            "league.member_removals",
             "league.webhooks.*",  # the hooks, their outbox, the URL guard and the delivery (no pages, no tasks)
             "league.migrations.*",
         ),

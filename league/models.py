@@ -392,4 +392,5 @@ from .divisions_models import Division  # noqa: E402, F401 (defined apart to kee
 
 # Models of their own modules, registered with the app here (this module stays under 400 lines).
 from .invite_links import InviteLink  # noqa: E402, F401
+from .member_removals import MemberRemoval  # noqa: E402, F401
 from .webhooks.models import Webhook, WebhookDelivery  # noqa: E402, F401 (league/webhooks/; needs League)

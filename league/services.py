@@ -7,6 +7,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from campaigns import house_rules
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
@@ -14,6 +15,7 @@ from campaigns.rulesets import REGISTRY
 
 from . import policy
 from .audit import audit_record, reason_text
+from .member_removals import removal_clear, was_removed
 from .models import Invitation, League, Membership, Season, Stadium, league_table_changed, new_table_version
 
 
@@ -115,6 +117,12 @@ def league_replace_overrides(*, user: AbstractBaseUser, league_id: int, override
     return league
 
 
+#: The answer to a member the commissioner removed who tries to come back on his own (a link, an open Join).
+REMOVED = gettext_noop(
+    "The commissioner removed you from this league: only he can take you back (ask him to invite you)."
+)
+
+
 class InvitationConflict(Conflict):
     """An invitation that cannot be made or answered as things stand (answered 409)."""
 
@@ -141,10 +149,14 @@ def invitation_create(
         pending = Invitation.objects.filter(league=league, user=invitee, state=Invitation.State.PENDING).first()
         if pending is not None:
             if pending.role == role:
+                # Inviting again is the commissioner's word now, even for an invitation made before a removal.
+                removal_clear(league_id=league.pk, user_id=invitee.pk)
                 return pending
             raise InvitationConflict(
                 f"{username} is already invited as {pending.role}: wait for the answer before inviting again."
             )
+        # The commissioner's word about this very user: a removal no longer keeps him out.
+        removal_clear(league_id=league.pk, user_id=invitee.pk)
         invitation = Invitation.objects.create(league=league, user=invitee, role=role, invited_by=user)
         audit_record(
             league=league,
@@ -161,6 +173,10 @@ def invitation_accept(*, user: AbstractBaseUser, invitation_id: int) -> Membersh
     """The invited user accepts: he becomes a member in the invitation's role."""
     with transaction.atomic():
         invitation = _answerable(user=user, invitation_id=invitation_id)
+        if was_removed(league_id=invitation.league_id, user_id=user.pk):
+            raise InvitationConflict(
+                gettext("You were removed from this league after this invitation: ask the commissioner again.")
+            )
         membership, _ = Membership.objects.get_or_create(
             league_id=invitation.league_id, user=user, role=invitation.role
         )
@@ -195,6 +211,8 @@ def league_join(*, league: League, user: AbstractBaseUser) -> Membership:
     """A user joins an open league as a coach (the acting user joins himself)."""
     if not user.is_authenticated:
         raise NotPermitted("Sign in to join a league.")
+    if not policy.may_join_unasked(user, league):
+        raise NotPermitted(gettext(REMOVED))
     # Not a NotPermitted: the league's setting refuses every signed-in user alike, and the API has always
     # answered it 400.
     if not policy.may_join_league(user, league):
