@@ -103,7 +103,7 @@ class PlayerOut(serializers.ModelSerializer):
 class TeamOut(TeamIdentityOutMixin, serializers.ModelSerializer):
     roster = serializers.CharField(source="roster.key")
     roster_name = serializers.CharField(source="roster.name")
-    coach_username = serializers.CharField(source="coach.username", default=None, read_only=True)
+    coach_username = serializers.CharField(source="coach.username", default=None, read_only=True, allow_null=True)
     treasury = serializers.IntegerField()
     stadium_fund = serializers.IntegerField()
     team_value = serializers.SerializerMethodField()
