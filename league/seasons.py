@@ -20,7 +20,7 @@ from campaigns.rulesets import season
 from teams.season_turn import season_turn_apply
 
 from . import policy
-from .audit import audit_record, reason_text, reason_with
+from .audit import audit_house_rules, audit_record, reason_text, reason_with
 from .models import League, Season, league_table_changed
 
 
@@ -129,13 +129,11 @@ def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "",
             before = league.house_rules_overrides
             league.house_rules_overrides = house_rules.merge(before, pending)
             league.house_rules_next_season = {}
-            audit_record(
+            audit_house_rules(
                 league=league,
                 actor=user,
-                action="house_rules",
-                target="house rules",
                 before=before,
-                after=league.house_rules_overrides,
+                target="house rules",
                 reason=f"Set for season {league.season}, applied as it opens.",
             )
         league.save(update_fields=["season", "house_rules_overrides", "house_rules_next_season"])

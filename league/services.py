@@ -14,7 +14,7 @@ from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
 
 from . import policy
-from .audit import audit_record, reason_text
+from .audit import audit_house_rules, audit_record, reason_text
 from .member_removals import removal_clear, was_removed
 from .models import Invitation, League, Membership, Season, Stadium, league_table_changed, new_table_version
 
@@ -85,17 +85,9 @@ def _check_runs(user: AbstractBaseUser, league: League) -> None:
 
 
 def _audit_house_rules(user: AbstractBaseUser, league: League, before: dict, reason: str) -> None:
-    """A house-rule change is in the audit with the overrides before and after (an unchanged set is no change)."""
-    if before != league.house_rules_overrides:
-        audit_record(
-            league=league,
-            actor=user,
-            action="house_rules",
-            target=f"league {league.pk}",
-            before=before,
-            after=league.house_rules_overrides,
-            reason=reason,
-        )
+    """A house-rule change is in the audit with the values in force before and after, of the rules that changed
+    (a set that changes no value is no change)."""
+    audit_house_rules(league=league, actor=user, before=before, target=f"league {league.pk}", reason=reason)
 
 
 #: The league fields that say when its weekly report is written.
