@@ -81,3 +81,27 @@ def merge(defaults: dict, overrides: dict) -> dict:
         else:
             result[key] = copy.deepcopy(value)
     return result
+
+
+def changes(before: dict, after: dict) -> tuple[dict, dict]:
+    """What differs between two effective sets of house rules, as (the values before, the values after), shaped as
+    the rules are: objects compared key by key (only what differs), lists and scalars whole — so an audit shows
+    the values in force, `{"starting_treasury": 100000}` → `{"starting_treasury": 120000}`, not the overrides."""
+    old: dict = {}
+    new: dict = {}
+    for key in [*before, *(k for k in after if k not in before)]:
+        was, now = before.get(key, _ABSENT), after.get(key, _ABSENT)
+        if isinstance(was, dict) and isinstance(now, dict):
+            was, now = changes(was, now)
+            if was or now:
+                old[key], new[key] = was, now
+        elif was != now:
+            if was is not _ABSENT:
+                old[key] = copy.deepcopy(was)
+            if now is not _ABSENT:
+                new[key] = copy.deepcopy(now)
+    return old, new
+
+
+#: A key one side of `changes` does not have.
+_ABSENT = object()

@@ -18,7 +18,7 @@ from campaigns import house_rules
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import season
 from league import policy
-from league.audit import audit_record, reason_text, reason_with
+from league.audit import audit_house_rules, audit_record, reason_text, reason_with
 from league.models import League, Season, league_table_changed
 from teams.season_turn import season_turn_apply
 
@@ -128,13 +128,11 @@ def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "",
             before = league.house_rules_overrides
             league.house_rules_overrides = house_rules.merge(before, pending)
             league.house_rules_next_season = {}
-            audit_record(
+            audit_house_rules(
                 league=league,
                 actor=user,
-                action="house_rules",
-                target="house rules",
                 before=before,
-                after=league.house_rules_overrides,
+                target="house rules",
                 reason=f"Set for season {league.season}, applied as it opens.",
             )
         league.save(update_fields=["season", "house_rules_overrides", "house_rules_next_season"])

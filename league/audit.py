@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from campaigns import house_rules
 from campaigns.errors import RuleViolation
 from league.models import AuditEntry, League
 
@@ -51,6 +52,23 @@ def audit_record(
         before=before,
         after=after,
         reason=reason,
+    )
+
+
+def audit_house_rules(
+    *, league: League, actor: AbstractBaseUser, before: dict, target: str, reason: str = ""
+) -> AuditEntry | None:
+    """Record a change of the league's house rules from the overrides `before` to the league's overrides now
+    (saved or not yet): the rules whose values in force changed, with their values before and after (not the
+    overrides, which say nothing of what a rule was). No entry when no value in force changed."""
+    defaults = league.rules.default_house_rules()
+    old, new = house_rules.changes(
+        house_rules.merge(defaults, before), house_rules.merge(defaults, league.house_rules_overrides)
+    )
+    if not old and not new:
+        return None
+    return audit_record(
+        league=league, actor=actor, action="house_rules", target=target, before=old, after=new, reason=reason
     )
 
 

@@ -12,12 +12,15 @@ from django.core import signing
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from league import policy
 from league.audit import audit_record, reason_text
+from league.member_removals import removal_clear
 from league.models import JoinRequest, League, Membership
 from league.models.invite_links import InviteLink, LinkSigner
+from league.services import REMOVED
 
 #: How long an invite link opens the league (house default 7 days; settings INVITE_LINK_TTL, a timedelta).
 DEFAULT_TTL = dt.timedelta(days=7)
@@ -104,7 +107,9 @@ def invite_link_revoke(*, user: AbstractBaseUser, link_id: int, reason: object =
 
 def invite_link_join(*, user: AbstractBaseUser, token: str) -> Membership:
     """A signed-in user opens a valid invite link and joins its league as a coach (once: again is a no-op).
-    A link stops working when the commissioner who made it no longer runs the league, or revokes it."""
+    A link stops working when the commissioner who made it no longer runs the league, or revokes it. A member
+    the commissioner removed is refused (403): a link is for whoever opens it, and he comes back only at the
+    commissioner's word about him (an invitation, an approved request)."""
     if not user.is_authenticated:
         raise NotPermitted("Sign in (or sign up) to join a league.")
     with transaction.atomic():
@@ -117,6 +122,9 @@ def invite_link_join(*, user: AbstractBaseUser, token: str) -> Membership:
             raise RuleViolation(
                 "This invite link is no longer valid: ask the commissioner for a new one.", field="token"
             )
+        if not policy.may_join_unasked(user, league):
+            # A link is for whoever opens it, not the commissioner's word about a member he removed.
+            raise NotPermitted(gettext(REMOVED))
         membership, created = Membership.objects.get_or_create(league=league, user=user, role=Membership.Role.COACH)
         if created:
             InviteLink.objects.filter(pk=link.pk).update(uses=F("uses") + 1)
@@ -139,14 +147,15 @@ def invite_link_join(*, user: AbstractBaseUser, token: str) -> Membership:
 
 
 def join_request_create(*, user: AbstractBaseUser, league: League, message: object = "") -> JoinRequest:
-    """A signed-in user asks to coach in an invite-only league (an open one he simply joins). Asking again
-    while his request waits returns it."""
+    """A signed-in user asks to coach in an invite-only league (an open one he simply joins, unless its
+    commissioner removed him: then he asks too). Asking again while his request waits returns it."""
     if not user.is_authenticated:
         raise NotPermitted("Sign in to ask to join a league.")
     text = message.strip() if isinstance(message, str) else ""
     if len(text) > MESSAGE_MAX:
         raise RuleViolation(f"A message is at most {MESSAGE_MAX} characters.", field="message")
-    if league.open_registration:
+    # A member the commissioner removed may not join an open league directly: he asks, as in an invite-only one.
+    if league.open_registration and policy.may_join_unasked(user, league):
         raise RuleViolation("This league is open: join it directly, no request needed.")
     with transaction.atomic():
         League.objects.select_for_update().filter(pk=league.pk).values_list("pk", flat=True).get()
@@ -179,6 +188,8 @@ def join_request_approve(*, user: AbstractBaseUser, request_id: int) -> Membersh
     with transaction.atomic():
         join = _pending(user, request_id)
         membership, _ = Membership.objects.get_or_create(league=join.league, user=join.user, role=Membership.Role.COACH)
+        # The commissioner's word about this very user: a removal no longer keeps him out.
+        removal_clear(league_id=join.league_id, user_id=join.user_id)
         _decide(join, JoinRequest.State.APPROVED, user)
     return membership
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from league.member_removals import was_removed
 from league.models import Invitation, League, Membership
 from league.selectors import user_is_coach, user_is_commissioner
 
@@ -44,8 +45,16 @@ def may_answer_invitation(user: AbstractBaseUser, invitation: Invitation) -> boo
 
 
 def may_join_league(user: AbstractBaseUser, league: League) -> bool:
-    """Anyone signed in joins an open league as a coach; an invite-only league only by invitation."""
-    return user.is_authenticated and league.open_registration
+    """Anyone signed in joins an open league as a coach (unless its commissioner removed him); an invite-only
+    league only by invitation."""
+    return user.is_authenticated and league.open_registration and may_join_unasked(user, league)
+
+
+def may_join_unasked(user: AbstractBaseUser, league: League) -> bool:
+    """Whether the user may come in without the commissioner's word about him (an invite link, an open league's
+    Join): not once the commissioner removed him, until he takes him back (an invitation, an approved request).
+    One query."""
+    return user.is_authenticated and not was_removed(league_id=league.pk, user_id=user.pk)
 
 
 def may_create_league(user: AbstractBaseUser) -> bool:

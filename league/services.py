@@ -7,12 +7,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from campaigns import house_rules
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
 from league import policy
-from league.audit import audit_record, reason_text
+from league.audit import audit_house_rules, audit_record, reason_text
+from league.member_removals import removal_clear, was_removed
 from league.models import Invitation, League, Membership, Season, Stadium, league_table_changed, new_table_version
 
 
@@ -82,17 +84,9 @@ def _check_runs(user: AbstractBaseUser, league: League) -> None:
 
 
 def _audit_house_rules(user: AbstractBaseUser, league: League, before: dict, reason: str) -> None:
-    """A house-rule change is in the audit with the overrides before and after (an unchanged set is no change)."""
-    if before != league.house_rules_overrides:
-        audit_record(
-            league=league,
-            actor=user,
-            action="house_rules",
-            target=f"league {league.pk}",
-            before=before,
-            after=league.house_rules_overrides,
-            reason=reason,
-        )
+    """A house-rule change is in the audit with the values in force before and after, of the rules that changed
+    (a set that changes no value is no change)."""
+    audit_house_rules(league=league, actor=user, before=before, target=f"league {league.pk}", reason=reason)
 
 
 #: The league fields that say when its weekly report is written.
@@ -112,6 +106,12 @@ def league_replace_overrides(*, user: AbstractBaseUser, league_id: int, override
         league.table_version = league_table_changed(league.pk)
         league.save(update_fields=["house_rules_overrides", "table_version"])
     return league
+
+
+#: The answer to a member the commissioner removed who tries to come back on his own (a link, an open Join).
+REMOVED = gettext_noop(
+    "The commissioner removed you from this league: only he can take you back (ask him to invite you)."
+)
 
 
 class InvitationConflict(Conflict):
@@ -140,10 +140,14 @@ def invitation_create(
         pending = Invitation.objects.filter(league=league, user=invitee, state=Invitation.State.PENDING).first()
         if pending is not None:
             if pending.role == role:
+                # Inviting again is the commissioner's word now, even for an invitation made before a removal.
+                removal_clear(league_id=league.pk, user_id=invitee.pk)
                 return pending
             raise InvitationConflict(
                 f"{username} is already invited as {pending.role}: wait for the answer before inviting again."
             )
+        # The commissioner's word about this very user: a removal no longer keeps him out.
+        removal_clear(league_id=league.pk, user_id=invitee.pk)
         invitation = Invitation.objects.create(league=league, user=invitee, role=role, invited_by=user)
         audit_record(
             league=league,
@@ -160,6 +164,10 @@ def invitation_accept(*, user: AbstractBaseUser, invitation_id: int) -> Membersh
     """The invited user accepts: he becomes a member in the invitation's role."""
     with transaction.atomic():
         invitation = _answerable(user=user, invitation_id=invitation_id)
+        if was_removed(league_id=invitation.league_id, user_id=user.pk):
+            raise InvitationConflict(
+                gettext("You were removed from this league after this invitation: ask the commissioner again.")
+            )
         membership, _ = Membership.objects.get_or_create(
             league_id=invitation.league_id, user=user, role=invitation.role
         )
@@ -194,6 +202,8 @@ def league_join(*, league: League, user: AbstractBaseUser) -> Membership:
     """A user joins an open league as a coach (the acting user joins himself)."""
     if not user.is_authenticated:
         raise NotPermitted("Sign in to join a league.")
+    if not policy.may_join_unasked(user, league):
+        raise NotPermitted(gettext(REMOVED))
     # Not a NotPermitted: the league's setting refuses every signed-in user alike, and the API has always
     # answered it 400.
     if not policy.may_join_league(user, league):

@@ -11,12 +11,11 @@ from rest_framework.response import Response
 from core.api.errors import validated
 from core.api.lookup import object_or_404, path_id
 from league.models import League
-
-from . import services, transfers
-from .identity.api import IDENTITY_FIELDS, TeamIdentityActions, TeamIdentityOutMixin
-from .models import LedgerEntry, Player, Team, Transfer
-from .permissions import IsTeamCoachOrReadOnly
-from .selectors import (
+from teams import services, transfers
+from teams.identity.api import IDENTITY_FIELDS, TeamIdentityActions, TeamIdentityOutMixin
+from teams.models import LedgerEntry, Player, Team, Transfer
+from teams.permissions import IsTeamCoachOrReadOnly
+from teams.selectors import (
     player_injuries,
     player_view,
     race_rosters,
@@ -103,7 +102,7 @@ class PlayerOut(serializers.ModelSerializer):
 class TeamOut(TeamIdentityOutMixin, serializers.ModelSerializer):
     roster = serializers.CharField(source="roster.key")
     roster_name = serializers.CharField(source="roster.name")
-    coach_username = serializers.CharField(source="coach.username", default=None, read_only=True)
+    coach_username = serializers.CharField(source="coach.username", default=None, read_only=True, allow_null=True)
     treasury = serializers.IntegerField()
     stadium_fund = serializers.IntegerField()
     team_value = serializers.SerializerMethodField()

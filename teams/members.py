@@ -1,6 +1,7 @@
 """Removing a league member and reassigning his teams. A removed coach's teams stay in
 the league, their players and ledger untouched, marked without coach (`Team.coach` null) until the commissioner
-hands them to another coach of the league. Both are in the league's audit."""
+hands them to another coach of the league. Both are in the league's audit. A removed member stays out until the
+commissioner takes him back (league/member_removals.py)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
 from league.audit import audit_record, reason_text
+from league.member_removals import removal_record
 from league.models import League, Membership
 from league.policy import may_run_league
-
-from .models import Team, Transfer
+from teams.models import Team, Transfer
 
 
 def member_remove(*, user: AbstractBaseUser, league_id: int, member_id: object, reason: object = "") -> list[int]:
@@ -45,6 +46,8 @@ def member_remove(*, user: AbstractBaseUser, league_id: int, member_id: object, 
             status__in=[Transfer.Status.PROPOSED, Transfer.Status.ACCEPTED],
         ).update(status=Transfer.Status.REFUSED, decided_at=timezone.now())
         Membership.objects.filter(league=league, user_id=member_id).delete()
+        # He stays out until the commissioner takes him back: no invite link nor open Join re-admits him.
+        removal_record(league_id=league.pk, user_id=member_id, by=user)
         audit_record(
             league=league,
             actor=user,

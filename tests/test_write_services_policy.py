@@ -406,6 +406,10 @@ CALLS: dict[str, Call] = {
     "league.webhooks.services.webhook_set_enabled": Call(
         lambda w: {"league_id": w.league.pk, "hook_id": w.hook.pk, "enabled": False}, lambda w: w.commissioner
     ),
+    "league.webhooks.services.webhook_update": Call(
+        lambda w: {"league_id": w.league.pk, "hook_id": w.hook.pk, "url": "https://93.184.216.35/moved"},
+        lambda w: w.commissioner,
+    ),
     "teams.identity.services.team_set_colours": Call(
         lambda w: {"team_id": w.home.pk, "primary": "#102030"}, lambda w: w.alice
     ),

@@ -55,7 +55,14 @@ class StrictBoolean(serializers.BooleanField):
 
 
 class WebhookChangeIn(serializers.Serializer):
-    enabled = StrictBoolean()
+    """A partial update: every field may be left out (it stays as it is)."""
+
+    url = TextField(required=False, max_length=URL_LENGTH)
+    kind = serializers.ChoiceField(required=False, choices=Webhook.Kind.values)
+    events = serializers.ListField(
+        required=False, child=serializers.ChoiceField(choices=EVENTS), allow_empty=False, max_length=3
+    )
+    enabled = StrictBoolean(required=False)
     reason = TextField(required=False, max_length=services.REASON_MAX)
 
 
@@ -114,7 +121,8 @@ class WebhookListView(APIView):
 
 
 class WebhookDetailView(APIView):
-    """PATCH `{enabled, reason?}`: disable or re-enable the hook. DELETE (`{reason?}`): delete it (204)."""
+    """PATCH `{url?, kind?, events?, enabled?, reason?}`: change what is given, the rest as it is (a new URL is
+    checked as a new hook's, and clears the hook's 404/410 count). DELETE (`{reason?}`): delete it (204)."""
 
     permission_classes = [IsAuthenticated]
 
@@ -123,7 +131,7 @@ class WebhookDetailView(APIView):
         league = _commissioned(request, pk)
         hook = object_or_404(Webhook.objects.filter(league=league), pk=hook_id)
         data = validated(WebhookChangeIn, request.data)
-        hook = services.webhook_set_enabled(user=request.user, league_id=league.pk, hook_id=hook.pk, **data)
+        hook = services.webhook_update(user=request.user, league_id=league.pk, hook_id=hook.pk, **data)
         last = services.hook_deliveries(hook=hook).values_list("status", flat=True).first()
         return Response(_out(hook, last=last))
 

@@ -15,16 +15,18 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from campaigns.errors import RuleViolation
+from campaigns.errors import NotPermitted, RuleViolation
 from dugout.queue import league_queue
 from dugout.web.views import list_page
-from league import joining
+from league import joining, policy
 from league.audit import league_audit
 from league.models import InviteLink, League
 from league.policy import may_run_league
 from league.selectors import league_for_viewer
+from league.services import REMOVED
 from matches import disputes
 from matches import services as match_services
 from matches.models import Match
@@ -243,9 +245,13 @@ def join_by_link(request: HttpRequest, token: str) -> HttpResponse:
         try:
             joining.invite_link_join(user=request.user, token=token)
         except RuleViolation as exc:
-            return render(request, "league/join_link.html", {"error": exc.message, "league": league}, status=400)
+            status = 403 if isinstance(exc, NotPermitted) else 400
+            return render(request, "league/join_link.html", {"error": exc.message, "league": league}, status=status)
         messages.success(request, f"Welcome to {league.name}: create your team.")
         return redirect("league-detail", pk=league.pk)
+    if request.user.is_authenticated and not policy.may_join_unasked(request.user, league):
+        # A member the commissioner removed is told at once, not offered a Join button that refuses him.
+        return render(request, "league/join_link.html", {"error": gettext(REMOVED), "league": league}, status=403)
     return render(request, "league/join_link.html", {"league": league, "link": link})
 
 

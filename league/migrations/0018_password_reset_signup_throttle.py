@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0016_leaguereport_chart_png"),
+        ("league", "0017_member_removal_record"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -14,7 +14,7 @@ from league.models.league import (
     new_table_version,
     validate_timezone,
 )
-from league.models.members import Invitation, JoinRequest, Membership
+from league.models.members import Invitation, JoinRequest, MemberRemoval, Membership
 from league.models.reports import LeagueReport, ReportDelivery
 from league.models.webhooks import Webhook, WebhookDelivery
 
@@ -29,6 +29,7 @@ __all__ = (
     "League",
     "LeagueReport",
     "LoginAttempt",
+    "MemberRemoval",
     "Membership",
     "PasswordResetMail",
     "ReportDelivery",

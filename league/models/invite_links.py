@@ -1,7 +1,7 @@
 """An invite link as a stored row: the commissioner lists his links, sees how often
 each was used and revokes one. The URL still carries a signed token (tamper-proof, with its own age); the token
 names its row, and a link opens the league only while the signature, the row's expiry and the row's revocation
-all say so. Imported at the end of league/models.py (that module stays under 400 lines)."""
+all say so."""
 
 from __future__ import annotations
 

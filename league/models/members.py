@@ -101,3 +101,19 @@ class JoinRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} asks to join {self.league} ({self.state})"
+
+
+class MemberRemoval(models.Model):
+    """`user` was removed from `league` by `removed_by` at `removed_at` (the latest removal, one row a pair)."""
+
+    league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="member_removals")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    removed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    removed_at = models.DateTimeField()
+
+    class Meta:
+        app_label = "league"
+        constraints = [models.UniqueConstraint(fields=["league", "user"], name="member_removal_once_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} removed from {self.league_id}"

@@ -1,4 +1,4 @@
-"""The webhook models (imported at the end of league/models.py, so `league.models.Webhook` is the one name)."""
+"""The webhook models: a league's hooks and their delivery outbox (league/webhooks/ sends them)."""
 
 from __future__ import annotations
 

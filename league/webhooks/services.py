@@ -102,25 +102,75 @@ def webhook_delete(*, user: AbstractBaseUser, league_id: int, hook_id: object, r
 def webhook_set_enabled(
     *, user: AbstractBaseUser, league_id: int, hook_id: object, enabled: object, reason: object = None
 ) -> Webhook:
-    """Disable or re-enable a hook (re-enabling clears its 404/410 streak)."""
-    if not isinstance(enabled, bool):
+    """Disable or re-enable a hook (re-enabling clears its 404/410 streak): `webhook_update` of `enabled`."""
+    return webhook_update(user=user, league_id=league_id, hook_id=hook_id, enabled=enabled, reason=reason)
+
+
+#: A field `webhook_update` was not given (None is a value a caller may send, and is refused).
+UNCHANGED: object = object()
+
+
+def webhook_update(
+    *,
+    user: AbstractBaseUser,
+    league_id: int,
+    hook_id: object,
+    url: object = UNCHANGED,
+    kind: object = UNCHANGED,
+    events: object = UNCHANGED,
+    enabled: object = UNCHANGED,
+    reason: object = None,
+) -> Webhook:
+    """Change what is given of a hook, the rest as it is (the API's PATCH), each field checked as when a hook is
+    made — the URL by the same guard. A new URL starts the hook afresh: its 404/410 streak is cleared (the old
+    receiver's answers say nothing of the new one), as re-enabling clears it. Audited with the fields that
+    changed, before and after; when nothing differs nothing is written. Bad input changes nothing."""
+    if enabled is not UNCHANGED and not isinstance(enabled, bool):
         raise RuleViolation("`enabled` is true or false.", field="enabled")
     with transaction.atomic():
         league = _league(league_id, user)
         hook = _hook(league, hook_id)
-        before = hook.enabled
-        hook.enabled, hook.gone_streak = enabled, 0
-        hook.save(update_fields=["enabled", "gone_streak"])
-        audit_record(
-            league=league,
-            actor=user,
-            action="webhook",
-            target=f"webhook {hook.pk}",
-            before={"enabled": before},
-            after={"enabled": enabled},
-            reason=_reason(reason, "webhook enabled" if enabled else "webhook disabled"),
-        )
+        given = {}
+        if url is not UNCHANGED:
+            if isinstance(url, str) and len(url.strip()) > URL_LENGTH:
+                raise RuleViolation(f"A webhook URL is at most {URL_LENGTH} characters.", field="url")
+            given["url"] = url_check(url)
+        if kind is not UNCHANGED:
+            if kind not in Webhook.Kind.values:
+                raise RuleViolation("The kind is one of discord, slack, json.", field="kind")
+            given["kind"] = kind
+        if events is not UNCHANGED:
+            given["events"] = _events(events)
+        if enabled is not UNCHANGED:
+            given["enabled"] = enabled
+        changed = {field: value for field, value in given.items() if getattr(hook, field) != value}
+        text = _reason(reason, _update_words(changed))
+        fresh = "url" in changed or given.get("enabled") is True
+        if not changed and not (fresh and hook.gone_streak):
+            return hook
+        before = {field: getattr(hook, field) for field in changed}
+        for field, value in changed.items():
+            setattr(hook, field, value)
+        if fresh:
+            hook.gone_streak = 0
+        hook.save(update_fields=[*changed, *(["gone_streak"] if fresh else [])])
+        if changed:
+            audit_record(
+                league=league,
+                actor=user,
+                action="webhook",
+                target=f"webhook {hook.pk}",
+                before=before,
+                after=changed,
+                reason=text,
+            )
     return hook
+
+
+def _update_words(changed: dict) -> str:
+    if set(changed) == {"enabled"}:
+        return "webhook enabled" if changed["enabled"] else "webhook disabled"
+    return "webhook changed"
 
 
 def league_webhooks(*, league: League) -> list[Webhook]:

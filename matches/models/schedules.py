@@ -1,6 +1,4 @@
-"""A league's generated schedules ("Schedules": matches/schedules/ makes them) and their rounds; kept
-apart from matches/models.py so that module stays under 400 lines, which imports them at its end, so
-`matches.models.Schedule` is the one name."""
+"""A league's generated schedules (matches/schedules/ makes them) and their rounds."""
 
 from __future__ import annotations
 

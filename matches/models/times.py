@@ -1,6 +1,5 @@
 """A match's times and deadlines: the coaches' proposed times (matches/times.py) and the league
-clock's reminders (matches/clock.py); kept apart from matches/models.py so that module stays under 400 lines, which
-imports them at its end, so `matches.models.TimeProposal` is the one name."""
+clock's reminders (matches/clock.py)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,67 @@ def test_a_house_rule_change_through_the_api_is_audited_with_before_and_after(ap
     )
     assert response.status_code == 200, response.json()
     entry = AuditEntry.objects.get(league=league, action="house_rules")
-    assert entry.before == {} and entry.after == {"max_roster": 14} and entry.actor == commissioner
+    assert entry.before == {"max_roster": 16} and entry.after == {"max_roster": 14} and entry.actor == commissioner
+
+
+def test_a_house_rule_change_records_the_values_in_force_not_the_overrides(api_as, league, commissioner):
+    """The first change of a rule shows the default it replaced; a later one the value set before; a nested rule
+    only the part that changed; a set that changes no value in force writes no entry."""
+    url = f"/api/v1/leagues/{league.pk}/"
+    client = api_as(commissioner)
+    for house_rules in (
+        {"starting_treasury": 120000},
+        {"starting_treasury": 90000, "staff": {"cheerleader": {"price": 2000}}},
+        {"starting_treasury": 90000},
+    ):
+        assert client.patch(url, {"house_rules": house_rules}, format="json").status_code == 200
+
+    first, second = AuditEntry.objects.filter(league=league, action="house_rules").order_by("id")
+    assert (first.before, first.after) == ({"starting_treasury": 100000}, {"starting_treasury": 120000})
+    assert second.before == {"starting_treasury": 120000, "staff": {"cheerleader": {"price": 1000}}}
+    assert second.after == {"starting_treasury": 90000, "staff": {"cheerleader": {"price": 2000}}}
+
+
+def test_the_audit_page_shows_a_house_rule_change_in_words(client, api_as, league, commissioner):
+    api_as(commissioner).patch(
+        f"/api/v1/leagues/{league.pk}/",
+        {"house_rules": {"starting_treasury": 120000, "friendlies_give_points": True}, "reason": "Richer start"},
+        format="json",
+    )
+    client.force_login(commissioner)
+
+    for url in (reverse("desk-audit", args=[league.pk]), reverse("desk-audit", args=[league.pk]) + "?latest"):
+        html = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+        assert "Starting treasury</span>: 100,000 → 120,000" in html
+        assert "Friendlies give points</span>: no → yes" in html
+        assert "{&#x27;" not in html and "{'" not in html  # no Python text of a dict
+
+
+def test_the_audit_page_shows_nested_rules_and_other_entries_in_words(client, league, commissioner):
+    audit_record(
+        league=league,
+        actor=commissioner,
+        action="house_rules",
+        target="house rules",
+        before={"staff": {"cheerleader": {"price": 1000}}, "tie_breakers": ["points", "casualties_inflicted"]},
+        after={"staff": {"cheerleader": {"price": 2000}}, "tie_breakers": ["points"]},
+    )
+    audit_record(
+        league=league,
+        actor=commissioner,
+        action="member_removed",
+        target="user 9 (zed)",
+        before={"roles": ["coach"], "teams": [{"id": 3, "name": "Zed's Zeros"}]},
+        after={"roles": [], "teams_without_coach": [3]},
+    )
+    client.force_login(commissioner)
+
+    html = client.get(reverse("desk-audit", args=[league.pk])).content.decode()
+
+    assert "Staff › Cheerleader › Price</span>: 1,000 → 2,000" in html
+    assert "Tie breakers</span>: points, casualties_inflicted → points" in html
+    assert "Roles</span>: coach → none" in html and "Teams without coach</span>: — → 3" in html
+    assert "Id 3, Name Zed&#x27;s Zeros → —" in html
 
 
 def test_the_dashboards_house_rules_are_audited_and_an_unchanged_set_is_no_entry(league, commissioner):

@@ -40,3 +40,19 @@ def test_make_run_queues_each_demo_leagues_report_for_the_worker(db, monkeypatch
     leagues = set(League.objects.filter(name__startswith="Demo ").values_list("pk", flat=True))
     assert {kw["args"][0] for _, kw in queued} == leagues and len(queued) == 3
     assert all(kw["kwargs"]["regenerate"] for _, kw in queued)
+
+
+def test_the_fuzz_runs_demo_has_a_team_without_coach_made_once(db, api):
+    """`load_demo --coachless-team` (the API fuzz run's data) leaves a team whose coach was removed, so the
+    fuzzer checks the team reads' nulls against the schema too."""
+    from league.models import MemberRemoval
+    from teams.models import Team
+
+    call_command("load_demo", "--coachless-team", verbosity=0)
+    call_command("load_demo", "--coachless-team", verbosity=0)
+
+    team = Team.objects.get(name="Nibelheim Nobodies")
+    assert team.coach is None and team.players.count() == 3 and team.league.ruleset == "blitzbowl"
+    assert MemberRemoval.objects.filter(league=team.league, user__username="coach_gone").exists()
+    answer = api.get(f"/api/v1/teams/{team.pk}/").json()
+    assert (answer["coach"], answer["coach_username"]) == (None, None)

@@ -196,7 +196,8 @@ def test_house_rules_from_next_season_wait_for_the_turn_then_apply_and_are_audit
     assert league.house_rules["league_points"]["win"] == win_points + 1
     assert league.house_rules_next_season == {}
     entry = AuditEntry.objects.get(action="house_rules")
-    assert entry.after["league_points"]["win"] == win_points + 1
+    assert entry.before == {"league_points": {"win": win_points}}  # the values in force, not the overrides
+    assert entry.after == {"league_points": {"win": win_points + 1}}
     assert AuditEntry.objects.filter(action="house_rules_next_season").count() == 1
 
 

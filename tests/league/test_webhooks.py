@@ -287,7 +287,7 @@ def test_issue14_webhooks_the_sweep_queues_deliveries_the_broker_never_had(leagu
 
     from django.utils import timezone
 
-    from dugout import tasks
+    from dugout import webhook_tasks as tasks
 
     h = hook(league)
     old = WebhookDelivery.objects.create(hook=h, event="result_confirmed", event_key="old", data={})
@@ -323,3 +323,79 @@ def test_issue14_webhooks_the_delivery_connects_to_the_address_the_guard_checked
     d = row(league, hook=hook(league, url="http://hooks.example.com:8080/h"))
     assert deliver.attempt(d.pk, base="") == deliver.RETRY  # no answer: tried again later
     assert connected == [("93.184.216.34", 8080)]
+
+
+def _hook_with_failures(client, league) -> tuple[str, int]:
+    good = {"url": "https://93.184.216.34/old", "kind": "json", "events": ["result_confirmed"]}
+    made = client.post(URL.format(league.pk), good, format="json")
+    assert made.status_code == 201, made.json()
+    Webhook.objects.filter(pk=made.json()["id"]).update(gone_streak=2)
+    return f"{URL.format(league.pk)}{made.json()['id']}/", made.json()["id"]
+
+
+@override_settings(WEBHOOK_ALLOW_PRIVATE_HOSTS=False)
+def test_a_webhooks_patch_is_a_partial_update_and_a_new_url_starts_it_afresh(league, commissioner, api_as, schema):
+    """PATCH changes what it is given, the rest as it is: `enabled` may be left out, as the schema says, and a
+    `url` is taken (not ignored), checked by the guard, audited before and after, and clears the 404/410 count."""
+    client = api_as(commissioner)
+    detail, hook_id = _hook_with_failures(client, league)
+
+    moved = client.patch(detail, {"url": "https://93.184.216.35/new", "reason": "New server"}, format="json")
+
+    assert moved.status_code == 200, moved.json()
+    assert (moved.json()["url"], moved.json()["enabled"]) == ("https://93.184.216.35/new", True)
+    hook = Webhook.objects.get(pk=hook_id)
+    assert (hook.url, hook.kind, hook.events, hook.enabled, hook.gone_streak) == (
+        "https://93.184.216.35/new",
+        "json",
+        ["result_confirmed"],
+        True,
+        0,
+    )
+    entry = AuditEntry.objects.filter(league=league, action="webhook").order_by("-id").first()
+    assert entry.before == {"url": "https://93.184.216.34/old"} and entry.after == {"url": hook.url}
+    assert entry.reason == "New server"
+    events = client.patch(detail, {"events": ["player_died", "result_confirmed"], "kind": "slack"}, format="json")
+    assert events.status_code == 200 and events.json()["events"] == ["result_confirmed", "player_died"]
+    assert events.json()["kind"] == "slack" and events.json()["url"] == hook.url
+    audited = AuditEntry.objects.filter(league=league, action="webhook").count()
+    assert client.patch(detail, {}, format="json").status_code == 200
+    assert AuditEntry.objects.filter(league=league, action="webhook").count() == audited  # nothing changed
+    body = schema["components"]["schemas"]["PatchedWebhookChangeInRequest"]
+    assert set(body["properties"]) >= {"url", "kind", "events", "enabled"} and not body.get("required")
+
+
+@override_settings(WEBHOOK_ALLOW_PRIVATE_HOSTS=False)
+def test_a_webhooks_patch_with_a_bad_url_is_400_and_changes_nothing(league, commissioner, api_as):
+    client = api_as(commissioner)
+    detail, hook_id = _hook_with_failures(client, league)
+    audited = AuditEntry.objects.filter(league=league, action="webhook").count()
+
+    for bad in (
+        {"url": "http://127.0.0.1/h"},
+        {"url": "http://10.0.0.8/h", "enabled": False},
+        {"url": "gopher://93.184.216.34/"},
+        {"url": 5},
+        {"url": ""},
+        {"url": "https://93.184.216.34/" + "x" * 600},
+        {"kind": "irc"},
+        {"events": []},
+        {"enabled": "no"},
+    ):
+        answer = client.patch(detail, bad, format="json")
+        assert answer.status_code == 400, bad
+        assert set(answer.json()) & {"url", "kind", "events", "enabled"}, answer.json()
+
+    hook = Webhook.objects.get(pk=hook_id)
+    assert (hook.url, hook.enabled, hook.gone_streak) == ("https://93.184.216.34/old", True, 2)
+    assert AuditEntry.objects.filter(league=league, action="webhook").count() == audited
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_blocker) -> dict:
+    from rest_framework.test import APIClient
+
+    with django_db_blocker.unblock():
+        response = APIClient().get("/api/schema/", {"format": "json"})
+    assert response.status_code == 200, response.content
+    return json.loads(response.content)

@@ -51,7 +51,7 @@ def queue():
 def worker(stack: ExitStack, queue: str):
     from celery.contrib.testing.worker import start_worker
 
-    from dugout import tasks  # noqa: F401 (registered)
+    from dugout import webhook_tasks  # noqa: F401 (registered)
 
     options = {"pool": "solo", "perform_ping_check": False, "shutdown_timeout": 30, "loglevel": "WARNING"}
     return stack.enter_context(start_worker(app, hostname=f"hooks-{uuid4().hex[:6]}@test", queues=[queue], **options))

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
+from django.db import transaction
 
 from dugout.management.demo import DEMOS, build
 from league.models import League
 
 DEMO_PASSWORD = "dugout-demo"
+#: The team `--coachless-team` leaves without coach, and its players.
+COACHLESS_TEAM = "Nibelheim Nobodies"
+COACHLESS_PLAYERS = [("lineman", "Ronin"), ("lineman", "Drifter"), ("catcher", "Stray")]
 
 
 class Command(BaseCommand):
@@ -20,6 +24,14 @@ class Command(BaseCommand):
             "--queue-reports",
             action="store_true",
             help="Queue each demo league's weekly report now (make run does, so the worker writes them at once).",
+        )
+        parser.add_argument(
+            "--coachless-team",
+            action="store_true",
+            help=(
+                "Also leave a team without coach in the Blitz Bowl demo league (its coach founded it and was "
+                "removed), so the API fuzz run reads one as well."
+            ),
         )
 
     def handle(self, *args, **options):
@@ -38,6 +50,8 @@ class Command(BaseCommand):
             if build(demo, users) is not None:
                 self.stdout.write(f"Created {demo.name} ({demo.ruleset}).")
 
+        if options["coachless_team"]:
+            self._coachless_team(users)
         if options["queue_reports"]:
             self._queue_reports()
         self.stdout.write(
@@ -58,3 +72,30 @@ class Command(BaseCommand):
         for league in League.objects.filter(name__startswith="Demo ", reports__isnull=True).distinct():
             if report_queue_now(league=league) is None:
                 self.stdout.write(f"The report queue is unavailable: {league.name}'s report comes on its day.")
+
+    def _coachless_team(self, users: dict) -> None:
+        """A team as a removed member leaves it: founded and staffed by `coach_gone`, whom the commissioner then
+        removed from the league (`coach` and `coach_username` null in the API). Made once, through the services."""
+        from league import services as league_services
+        from teams import members
+        from teams import services as team_services
+        from teams.models import Team
+
+        league = League.objects.filter(name=DEMOS["blitzbowl"].name).first()
+        if league is None or Team.objects.filter(league=league, name=COACHLESS_TEAM).exists():
+            return
+        gone, created = get_user_model().objects.get_or_create(
+            username="coach_gone", defaults={"email": "coach_gone@example.com"}
+        )
+        if created:
+            gone.set_unusable_password()
+            gone.save()
+        with transaction.atomic():
+            league_services.league_join(league=league, user=gone)
+            team = team_services.team_create(user=gone, league=league, name=COACHLESS_TEAM, roster_key="hume")
+            for number, (position, name) in enumerate(COACHLESS_PLAYERS, start=1):
+                team_services.team_hire_player(team_id=team.pk, user=gone, position=position, name=name, number=number)
+            members.member_remove(
+                user=users["commissioner"], league_id=league.pk, member_id=gone.pk, reason="Left the demo league"
+            )
+        self.stdout.write(f"Created {COACHLESS_TEAM}, without coach, in {league.name}.")
