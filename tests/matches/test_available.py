@@ -135,3 +135,20 @@ def test_available_names_exactly_what_the_services_allow(users, home, away, stat
     # And the walk is not vacuous: someone may act on every match, a stranger on none.
     assert any(offered for offered, _ in answers.values())
     assert answers["stranger"][0] == answers["anonymous"][0] == frozenset()
+
+
+def test_the_api_answers_what_the_caller_may_do_now(api, api_as, users, home, away):
+    match_id = _match_in(Status.SUBMITTED, "own", users, home, away)
+    url = f"/api/v1/matches/{match_id}/"
+    assert api.get(url).json()["actions"] == []
+    assert api_as(users["own"]).get(url).json()["actions"] == ["submit"]
+    assert api_as(users["other"]).get(url).json()["actions"] == ["confirm", "dispute", "submit"]
+    assert api_as(users["commissioner"]).get(url).json()["actions"] == ["confirm", "reject", "submit"]
+    listed = api_as(users["other"]).get("/api/v1/matches/", {"league": home.league_id}).json()
+    rows = listed["results"] if isinstance(listed, dict) else listed
+    assert [row["actions"] for row in rows if row["id"] == match_id] == [["confirm", "dispute", "submit"]]
+    # A write answers the match as it now stands, and what the caller may do next.
+    confirmed = api_as(users["other"]).post(f"{url}confirm/")
+    assert confirmed.status_code == 200, confirmed.json()
+    assert confirmed.json()["actions"] == []
+    assert api_as(users["commissioner"]).get(url).json()["actions"] == ["correct"]
