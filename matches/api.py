@@ -12,13 +12,14 @@ from campaigns.rulesets.elfball.rules import MAX_TESTS_TO_WIN
 from core.api.errors import validated
 from core.api.lookup import object_or_404, path_id
 from league.models import League
+from league.selectors import viewer_roles
 
 from . import aftermath as engine
 from . import prematch, services
 from .models import Aftermath, Inducement, Match, Roll
 from .result_api import ResultActions
 from .selectors import match_queryset
-from .serializers import MatchOut
+from .serializers import MatchActionsOut
 
 
 class MatchIn(serializers.Serializer):
@@ -119,14 +120,18 @@ class PrematchOut(serializers.Serializer):
 
 class MatchViewSet(ResultActions, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = match_queryset()
-    serializer_class = MatchOut
+    serializer_class = MatchActionsOut
     permission_classes = [IsAuthenticatedOrReadOnly]
     filterset_fields = ["league", "status", "kind"]
 
-    def _out(self, match_id: int, code: int = status.HTTP_200_OK) -> Response:
-        return Response(MatchOut(self.get_queryset().get(pk=match_id)).data, status=code)
+    def get_queryset(self):
+        return super().get_queryset().annotate(**viewer_roles(user=self.request.user, league="league_id"))
 
-    @extend_schema(request=MatchIn, responses={201: MatchOut})
+    def _out(self, match_id: int, code: int = status.HTTP_200_OK) -> Response:
+        match = self.get_queryset().get(pk=match_id)
+        return Response(self.get_serializer(match).data, status=code)
+
+    @extend_schema(request=MatchIn, responses={201: MatchActionsOut})
     def create(self, request):
         data = validated(MatchIn, request.data)
         league = League.objects.filter(pk=data["league"]).first()

@@ -16,7 +16,7 @@ from league.audit import REASON_MAX
 
 from . import corrections, disputes, services
 from .models import Match
-from .serializers import MatchOut
+from .serializers import MatchActionsOut
 
 
 class RejectIn(serializers.Serializer):
@@ -92,21 +92,21 @@ class CorrectReasonIn(serializers.Serializer):
 # The result's actions of the match viewset (`self._out` answers the match as it now stands). No docstring: the
 # schema would give it to every action that has none of its own.
 class ResultActions:
-    @extend_schema(request=ResultIn, responses={201: MatchOut})
+    @extend_schema(request=ResultIn, responses={201: MatchActionsOut})
     @action(detail=True, methods=["post"])
     def result(self, request, pk=None):
         object_or_404(Match, pk=pk)
         services.match_submit_result(user=request.user, match_id=path_id(pk), body=request.data)
         return self._out(path_id(pk), status.HTTP_201_CREATED)
 
-    @extend_schema(request=None, responses=MatchOut)
+    @extend_schema(request=None, responses=MatchActionsOut)
     @action(detail=True, methods=["post"])
     def confirm(self, request, pk=None):
         object_or_404(Match, pk=pk)
         services.match_confirm(user=request.user, match_id=path_id(pk))
         return self._out(path_id(pk))
 
-    @extend_schema(request=RejectIn, responses=MatchOut)
+    @extend_schema(request=RejectIn, responses=MatchActionsOut)
     @action(detail=True, methods=["post"])
     def reject(self, request, pk=None):
         """The commissioner sends a submitted or disputed result back (`reason` optional, kept in the audit)."""
@@ -115,7 +115,7 @@ class ResultActions:
         services.match_reject(user=request.user, match_id=path_id(pk), reason=reason)
         return self._out(path_id(pk))
 
-    @extend_schema(request=DisputeIn, responses=MatchOut)
+    @extend_schema(request=DisputeIn, responses=MatchActionsOut)
     @action(detail=True, methods=["post"])
     def dispute(self, request, pk=None):
         """A coach of the match who did not enter its result disputes it, with a reason (the commissioner rules)."""
@@ -124,7 +124,7 @@ class ResultActions:
         disputes.match_dispute(user=request.user, match_id=path_id(pk), reason=data["reason"])
         return self._out(path_id(pk))
 
-    @extend_schema(request=RulingIn, responses=MatchOut)
+    @extend_schema(request=RulingIn, responses=MatchActionsOut)
     @action(detail=True, methods=["post"])
     def ruling(self, request, pk=None):
         """The commissioner's ruling on a disputed result: confirm it as is, correct it (`result`: the corrected
@@ -140,7 +140,7 @@ class ResultActions:
         )
         return self._out(path_id(pk))
 
-    @extend_schema(request=ForfeitIn, responses=MatchOut)
+    @extend_schema(request=ForfeitIn, responses=MatchActionsOut)
     @action(detail=True, methods=["post"])
     def forfeit(self, request, pk=None):
         """The commissioner records a forfeit: final as a loss for `team`, no post-match sequence."""
@@ -149,7 +149,7 @@ class ResultActions:
         disputes.match_forfeit(user=request.user, match_id=path_id(pk), team_id=data["team"], reason=data["reason"])
         return self._out(path_id(pk))
 
-    @extend_schema(request=CorrectIn, responses=MatchOut)
+    @extend_schema(request=CorrectIn, responses=MatchActionsOut)
     @action(detail=True, methods=["post"])
     def correct(self, request, pk=None):
         """The commissioner corrects a final result: its effects are reversed and the corrected one applied.

@@ -6,6 +6,9 @@ from __future__ import annotations
 from django.core.exceptions import ObjectDoesNotExist
 from rest_framework import serializers
 
+from league.selectors import hold_viewer_roles
+
+from .available import available
 from .models import Match, MatchTeam
 
 
@@ -93,3 +96,21 @@ class MatchOut(serializers.ModelSerializer):
             }
             for a in match.aftermaths.all()
         ]
+
+
+class MatchActionsOut(MatchOut):
+    """A match as the match endpoints answer it: with what the caller may do to it now."""
+
+    actions = serializers.SerializerMethodField(
+        help_text="What the caller may do to the match now (its status and his roles): any of submit, confirm, "
+        "reject, correct, dispute, rule, prematch, forfeit, sorted; [] for a visitor."
+    )
+
+    class Meta(MatchOut.Meta):
+        fields = [*MatchOut.Meta.fields, "actions"]
+
+    def get_actions(self, match: Match) -> list[str]:
+        user = self.context["request"].user
+        # The caller's roles come annotated with the match (`MatchViewSet.get_queryset`): no query per match.
+        hold_viewer_roles(league=match.league, user=user, annotated=match)
+        return sorted(available(user, match).actions)

@@ -5,7 +5,8 @@ header's badge (`league.context_processors`).
 Two queries whatever the number of teams and matches: every side of the open matches his teams play in (with the
 match, its league and its pre-match sequence joined), and the unfinished post-match sequences of his teams and of
 the teams he plays (his to walk; any of them holds up its team's next result). The rest is
-decided in Python over those rows, with the same predicates the services enforce (`matches.policy`).
+decided in Python over those rows, with what the match's status and the policy let him do (`matches.available`:
+the same table and predicates the services enforce).
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.urls import reverse
 
-from . import lifecycle, policy
+from league.selectors import hold_viewer_roles, viewer_roles
+
+from . import lifecycle
+from .available import available
 from .models import Aftermath, Match, MatchTeam, Prematch
 from .prematch import shopping_team
 
@@ -53,16 +57,31 @@ def _open_matches(user: AbstractBaseUser):
     return Match.objects.filter(sides__team__coach=user, status__in=lifecycle.OPEN).values("pk")
 
 
+def _hold_sides(match: Match, sides: list[MatchTeam]) -> None:
+    """`sides` as `match`'s prefetched sides (what `prefetch_related` leaves): `match.sides.all()` answers them."""
+    held = match.sides.all()
+    held._result_cache = sides
+    held._prefetch_done = True
+    vars(match).setdefault("_prefetched_objects_cache", {})["sides"] = held
+
+
 def _open_sides(user: AbstractBaseUser) -> dict[int, list[MatchTeam]]:
-    """Every side (team, match, league, pre-match joined) of those matches, by match id: one query."""
+    """Every side (team, match, league, pre-match joined, the user's roles in the league annotated) of those
+    matches, by match id: one query. Each match holds its sides and its league the user's roles, so `available`
+    answers from them without a query of its own."""
     rows = (
         MatchTeam.objects.filter(match__in=_open_matches(user))
         .select_related("team", "match__league", "match__prematch")
+        .annotate(**viewer_roles(user=user, league="match__league_id"))
         .order_by("match_id", "order")
     )
     by_match: dict[int, list[MatchTeam]] = {}
     for side in rows:
         by_match.setdefault(side.match_id, []).append(side)
+    for sides in by_match.values():
+        match = sides[0].match  # the one `_match_items` reads
+        _hold_sides(match, sides)
+        hold_viewer_roles(league=match.league, user=user, annotated=sides[0])
     return by_match
 
 
@@ -87,10 +106,13 @@ def _match_items(user: AbstractBaseUser, sides: list[MatchTeam], unfinished: lis
         others = ", ".join(name for tid, name in names.items() if tid != team_id)
         return WaitingItem(kind, match.pk, team_id, names[team_id], match.league.name, others, action, url)
 
-    if match.status == Match.Status.SUBMITTED:
-        if policy.confirms_as_other_coach(user_id=user.pk, submitted_by_id=match.submitted_by_id, coaches=coaches):
+    can = available(user, match)
+    if match.status == Match.Status.SUBMITTED:  # the result waits for its confirmation, not for another entry
+        if can.confirm:
             team_id = next(t for t in own if coaches[t] != match.submitted_by_id)
             return [item("confirm", team_id, "Confirm the result", reverse("match-detail", args=[match.pk]))]
+        return []
+    if not can.submit:
         return []
     prematch = _prematch_of(match)
     if prematch is not None:

@@ -112,28 +112,36 @@ def ledger_post_many(
     created_by = user if user and user.is_authenticated else None
     entries = []
     for posting in postings:
-        sequence, balance = last[posting.account]
-        if balance + posting.amount < 0:
-            raise RuleViolation(
-                f"Not enough gil: {posting.reason} needs {fmt_gil(-posting.amount)} "
-                f"and the {posting.account.replace('_', ' ')} holds {fmt_gil(balance)}.",
-                field="treasury",
-            )
-        last[posting.account] = (sequence + 1, balance + posting.amount)
-        entries.append(
-            LedgerEntry(
-                team=team,
-                account=posting.account,
-                sequence=sequence + 1,
-                amount=posting.amount,
-                balance_after=balance + posting.amount,
-                kind=posting.kind,
-                reason=posting.reason,
-                match_id=posting.match_id,
-                created_by=created_by,
-            )
-        )
+        entry = _ledger_entry(posting, last[posting.account], created_by=created_by, team=team)
+        last[posting.account] = (entry.sequence, entry.balance_after)
+        entries.append(entry)
     return LedgerEntry.objects.bulk_create(entries)
+
+
+def _ledger_entry(
+    posting: Posting, head: tuple[int, int], *, created_by: AbstractBaseUser | None, **team: object
+) -> LedgerEntry:
+    """The entry (unsaved) `posting` appends after `head`, its account's last (sequence, balance); `team`: the
+    entry's `team=` or `team_id=`. The overdraft check of every ledger write: an entry that would take its
+    account below 0 is refused in words (RuleViolation), before anything is written."""
+    sequence, balance = head
+    if balance + posting.amount < 0:
+        raise RuleViolation(
+            f"Not enough gil: {posting.reason} needs {fmt_gil(-posting.amount)} "
+            f"and the {posting.account.replace('_', ' ')} holds {fmt_gil(balance)}.",
+            field="treasury",
+        )
+    return LedgerEntry(
+        **team,
+        account=posting.account,
+        sequence=sequence + 1,
+        amount=posting.amount,
+        balance_after=balance + posting.amount,
+        kind=posting.kind,
+        reason=posting.reason,
+        match_id=posting.match_id,
+        created_by=created_by,
+    )
 
 
 def ledger_post_teams(*, postings: dict[int, Posting], user: AbstractBaseUser | None = None) -> list[LedgerEntry]:
@@ -154,28 +162,10 @@ def ledger_post_teams(*, postings: dict[int, Posting], user: AbstractBaseUser | 
         .values("pk", "last_sequence", "balance")
     }
     created_by = user if user and user.is_authenticated else None
-    entries = []
-    for team_id, posting in sorted(postings.items()):
-        sequence, balance = last[team_id]
-        if balance + posting.amount < 0:
-            raise RuleViolation(
-                f"Not enough gil: {posting.reason} needs {fmt_gil(-posting.amount)} and the treasury holds "
-                f"{fmt_gil(balance)}.",
-                field="treasury",
-            )
-        entries.append(
-            LedgerEntry(
-                team_id=team_id,
-                account=posting.account,
-                sequence=sequence + 1,
-                amount=posting.amount,
-                balance_after=balance + posting.amount,
-                kind=posting.kind,
-                reason=posting.reason,
-                match_id=posting.match_id,
-                created_by=created_by,
-            )
-        )
+    entries = [
+        _ledger_entry(posting, last[team_id], created_by=created_by, team_id=team_id)
+        for team_id, posting in sorted(postings.items())
+    ]
     return LedgerEntry.objects.bulk_create(entries)
 
 

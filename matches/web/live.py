@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from matches import drafts, policy
+from matches import drafts, lifecycle, policy
 from matches.models import Match
 from teams.models import Player
 
@@ -54,7 +54,7 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
             "option_kinds": [k for k in kinds if k.options],
             "declared": json.dumps([k.as_data() for k in kinds]),
             "api": reverse("api-match-draft", args=[match.pk]),
-            "closed": match.status == Match.Status.FINAL,
+            "closed": not lifecycle.allowed(match.status, lifecycle.Action.SUBMIT),  # no result to enter now
         },
     )
 

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from campaigns.errors import NotPermitted, RuleViolation
-from matches import policy
+from matches import lifecycle, policy
 from matches.aftermath import StepConflict
 from matches.models import Inducement, Match, MatchTeam, Prematch
 from matches.prematch import prematch_post, prematch_state
@@ -141,7 +141,7 @@ def _prematch_context(match: Match, sides: list[MatchTeam], user, *, form, error
         "step_hint": rules.prematch_hints.get(current.key, "") if current else "",
         "form": form,
         "error": error,
-        "closed": match.status != Match.Status.SCHEDULED,
+        "closed": not lifecycle.allowed(match.status, lifecycle.Action.PREMATCH),
         "summary": prematch_summary(match, sides, prematch, inducements, hr),
         "log": state["log"],
         "shopper": shopper,

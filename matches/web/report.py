@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, render
 
 from league.selectors import hold_viewer_roles, viewer_roles
 from matches import lifecycle, policy
+from matches.available import available
 from matches.disputes import match_open_dispute
 from matches.models import Match, MatchTeam
 from matches.selectors import match_inducements, match_report_queryset
@@ -132,7 +133,9 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for r in match.rolls.all()
     ]
-    submitted = match.status == Match.Status.SUBMITTED
+    # What the viewer may do now (the lifecycle table × the policy; his roles are held: no query). A disputed
+    # result is confirmed or rejected through the ruling form (its reason goes in the audit), not the buttons.
+    can = available(user, match)
     context = {
         "match": match,
         "league": league,
@@ -145,25 +148,23 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         "aftermaths": aftermaths,
         "rolls": rolls,
         "economy": rules.economy,
-        "may_enter_result": match.status != Match.Status.FINAL and policy.may_enter_result(user, match),
-        "may_confirm": submitted and policy.may_confirm_result(user, match),
-        "may_reject": submitted and policy.may_reject_result(user, match),
+        "may_enter_result": can.submit,
+        "may_confirm": can.confirm and not can.rule,
+        "may_reject": can.reject and not can.rule,
         # The commissioner corrects a final result, with a reason for the audit.
-        "may_correct": (may_correct := match.status == Match.Status.FINAL and policy.may_correct_result(user, match)),
-        "result_body_json": json.dumps(match.result_body) if may_correct else "",
+        "may_correct": can.correct,
+        "result_body_json": json.dumps(match.result_body) if can.correct else "",
         # A dispute: the other coach raises it instead of confirming; the commissioner rules on it.
-        "may_dispute": submitted and policy.may_dispute_result(user, match),
+        "may_dispute": can.dispute,
         "dispute": match_open_dispute(match) if match.status == Match.Status.DISPUTED else None,
-        "may_rule": match.status == Match.Status.DISPUTED and policy.may_rule_on_dispute(user, match),
+        "may_rule": can.rule,
         # The pre-match sequence (Blitz Bowl, Bone Cruncher): what it settled, and its page while scheduled.
         "prematch": prematch_summary(
             match, sides, getattr(match, "prematch", None), match_inducements(match), league.house_rules
         )
         if rules.prematch_steps
         else None,
-        "may_prematch": bool(rules.prematch_steps)
-        and match.status == Match.Status.SCHEDULED
-        and policy.may_run_prematch(user, match),
+        "may_prematch": can.prematch,
     }
     context.update(match_share_tags(request, match, sides))
     return render(request, "matches/report.html", context)

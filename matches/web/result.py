@@ -9,7 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from campaigns.errors import NotPermitted, RuleViolation
+from league.selectors import hold_viewer_roles, viewer_roles
 from matches import lifecycle, policy, services
+from matches.available import available
 from matches.models import Match, MatchTeam
 from teams.models import Player, Team
 from teams.selectors import player_race, team_races
@@ -22,16 +24,17 @@ from .forms import RESULT_FORMS
 def match_result(request: HttpRequest, pk: int) -> HttpResponse:
     """`/matches/<id>/result/`: a coach of the match or the commissioner enters the result."""
     match = get_object_or_404(
-        Match.objects.select_related("league").prefetch_related(
-            Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("order"))
-        ),
+        Match.objects.select_related("league")
+        .annotate(**viewer_roles(user=request.user, league="league_id"))
+        .prefetch_related(Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("order"))),
         pk=pk,
     )
     league = match.league
+    hold_viewer_roles(league=league, user=request.user, annotated=match)  # the policy asks them: no query
     teams = [s.team for s in match.sides.all()]
     if not policy.may_enter_result(request.user, match):
         return refused(request, "Only a coach of a team in this match or the commissioner can enter its result.")
-    if match.status == Match.Status.FINAL:
+    if not available(request.user, match).submit:  # he may enter results, but not in this status
         messages.error(request, "This match's result is final.")
         return redirect("match-detail", pk=pk)
     players: dict[int, list[Player]] = {t.pk: [] for t in teams}

@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
-from matches import policy
+from matches import lifecycle, policy
 from matches.aftermath import StepConflict
 from matches.models import Inducement, Match, MatchTeam
 from matches.prematch import inducement_add, inducement_remove, prematch_state
@@ -30,7 +30,7 @@ def _clock(seconds: int) -> str:
 
 def _not_your_turn(match: Match, state: Mapping, team: Team, teams: Mapping[int, Team]) -> str:
     """Why the team cannot shop now, in words."""
-    if match.status != Match.Status.SCHEDULED:
+    if not lifecycle.allowed(match.status, lifecycle.Action.PREMATCH):
         return "the result is in and the pre-match sequence is closed"
     if state["complete"]:
         return "the pre-match sequence is complete"
@@ -117,7 +117,7 @@ def _shop_context(
         form = _inducement_form(hr, positions)
     budget = state["budgets"].get(str(team.pk))
     treasury = team_treasury(team=team)
-    turn_open = state["shopping"] == team.pk and match.status == Match.Status.SCHEDULED
+    turn_open = state["shopping"] == team.pk and lifecycle.allowed(match.status, lifecycle.Action.PREMATCH)
     able = team.players.filter(left_at__isnull=True, status__in=[Player.Status.ACTIVE, Player.Status.JOURNEYMAN])
     induced_players = sum(i["quantity"] for i in bought if i["item"] in ("star_player", "mercenary"))
     seconds = int(state["time_limit_seconds"] or 0)
