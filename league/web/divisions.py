@@ -15,6 +15,7 @@ from teams import divisions
 from teams.models import Team
 
 from .desk import commissioner_page
+from .errors import refusals
 
 
 def _number(value: str | None) -> int | None:
@@ -52,10 +53,8 @@ def desk_divisions(request: HttpRequest, league: League) -> HttpResponse:
     """GET: the divisions panel (the dashboard's, for htmx; a page otherwise). POST: one of its forms, then the
     panel again (htmx) or back to the dashboard."""
     if request.method == "POST":
-        try:
+        with refusals(request):
             messages.success(request, _act(request, league))
-        except RuleViolation as exc:
-            messages.error(request, exc.message)
         if not request.htmx:
             return redirect("commissioner-dashboard", league_id=league.pk)
     listed = divisions.league_divisions(league=league)

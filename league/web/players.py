@@ -7,13 +7,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from campaigns.errors import RuleViolation
 from league.paging import page_number
 from league.players.career import player_career, player_row
 from league.players.leaders import all_leaders, league_row, parse_season, team_boards
 from league.players.records import league_records
 from matches.selectors import league_memorial, player_injuries
 from teams.identity.views import absolute
+
+from .errors import refusals
 
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -58,10 +59,10 @@ def league_leaders(request: HttpRequest, pk: int) -> HttpResponse:
     leaderboards the ruleset has. An unknown season is answered as the open one, with a word."""
     league = _league_or_404(pk)
     notice = ""
-    try:
+    with refusals() as refused:
         season = parse_season(league, request.GET.get("season"))
-    except RuleViolation as exc:
-        season, notice = league.season, exc.message
+    if refused:
+        season, notice = league.season, refused.message
     tables = all_leaders(league, season)
     context = {
         "league": league,

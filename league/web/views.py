@@ -13,7 +13,6 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
-from campaigns.errors import RuleViolation
 from league import services as league_services
 from league.models import League, LeagueReport
 from league.policy import may_coach_in_league, may_run_league
@@ -32,6 +31,7 @@ from matches.standings import cached_document, table_tag
 from teams.models import Team
 from teams.selectors import roster_players, team_list_queryset, team_state
 
+from .errors import refusals
 from .forms import LeagueForm
 
 
@@ -254,9 +254,7 @@ def league_join(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League, pk=pk)
     if request.method != "POST":
         return redirect("league-detail", pk=pk)
-    try:
+    with refusals(request):
         league_services.league_join(league=league, user=request.user)
         messages.success(request, f"You coach in {league.name} now: create your team.")
-    except RuleViolation as exc:
-        messages.error(request, exc.message)
     return redirect("league-detail", pk=pk)

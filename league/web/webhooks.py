@@ -14,6 +14,7 @@ from league.webhooks import services
 from league.webhooks.models import EVENTS
 
 from .desk import commissioner_page
+from .errors import refusals
 
 
 def _number(value: str | None) -> int | None:
@@ -48,10 +49,8 @@ def _act(request: HttpRequest, league: League) -> str:
 def desk_webhooks(request: HttpRequest, league: League) -> HttpResponse:
     """GET: the webhooks panel (htmx) or page. POST: one of its forms, then the panel again or the dashboard."""
     if request.method == "POST":
-        try:
+        with refusals(request):
             messages.success(request, _act(request, league))
-        except RuleViolation as exc:
-            messages.error(request, exc.message)
         if not request.htmx:
             return redirect("commissioner-dashboard", league_id=league.pk)
     context = {

@@ -8,7 +8,7 @@ from django.db.models import F, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from campaigns.errors import NotPermitted, RuleViolation
+from league.web.errors import refusals
 from matches import lifecycle, policy, services
 from matches.models import Match, MatchTeam
 from teams.models import Player, Team
@@ -43,18 +43,13 @@ def match_result(request: HttpRequest, pk: int) -> HttpResponse:
     form = _result_form(request, match, teams, players)
     status = 200
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusals(form=form) as outcome:
             services.match_submit_result(user=request.user, match_id=match.pk, body=form.body())
-        except NotPermitted as exc:
-            form.add_error(None, exc.message)
-            status = 403
-        except RuleViolation as exc:
-            form.add_service_error(exc)
-        else:
             messages.success(
                 request, "Result entered. It becomes final when the other coach or the commissioner confirms it."
             )
             return redirect("match-detail", pk=pk)
+        status = 403 if outcome.forbidden else 200  # a rule's refusal is shown on the form, as it always was
     missing = Player.objects.filter(team__in=teams, left_at__isnull=True, status=Player.Status.MISS_NEXT_MATCH)
     context = {"match": match, "league": league, "form": form, "missing": list(missing.order_by("team_id", "name"))}
     return render(request, getattr(form, "template", "matches/result.html"), context, status=status)

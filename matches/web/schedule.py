@@ -7,9 +7,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from campaigns.errors import NotPermitted, RuleViolation
 from league.models import League
 from league.policy import may_run_league
+from league.web.errors import refusals
 from matches import policy, services
 from teams.models import Team
 
@@ -40,7 +40,7 @@ def match_schedule(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
+        with refusals(form=form) as outcome:
             match = services.match_schedule(
                 user=request.user,
                 league=league,
@@ -50,12 +50,7 @@ def match_schedule(request: HttpRequest) -> HttpResponse:
                 event=data.get("event", ""),
                 tests_to_win=data.get("tests_to_win"),
             )
-        except NotPermitted as exc:
-            form.add_error(None, exc.message)
-            status = 403
-        except RuleViolation as exc:
-            form.add_service_error(exc)
-        else:
             messages.success(request, "The match is scheduled.")
             return redirect("match-detail", pk=match.pk)
+        status = 403 if outcome.forbidden else 200  # a rule's refusal is shown on the form, as it always was
     return render(request, "matches/schedule.html", {"league": league, "form": form}, status=status)
