@@ -66,6 +66,7 @@ def _result_form(request: HttpRequest, match: Match, teams: list[Team], players:
         "tests_to_win": lambda: match.tests_to_win,
         "event": lambda: match.event,
         "templates": lambda: _health_templates(teams, players, hr),
+        "row_fields": lambda: rules.result_row_fields,
     }
     return form_class(
         request.POST or None,
