@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -15,6 +16,26 @@ from campaigns.rulesets import live as live_sheet
 from campaigns.rulesets import sheet as shared_sheet
 from campaigns.rulesets import stats
 from campaigns.rulesets import words as shared_words
+
+
+@dataclass(frozen=True)
+class ResultField:
+    """One field of a player's row on the result form: the key of the result body's player row it fills
+    (api-v1 "Result body"), the column heading (with the player's name, the field's name for screen readers),
+    and what it takes — a count, or one of the ruleset's `result_choices()[choices]`."""
+
+    key: str
+    label: str
+    #: A short heading for the column (the label is its title), and words after the heading.
+    abbr: str = ""
+    hint: str = ""
+    #: "count" (a number box) or "choice" (a select of `result_choices()[choices]`; `numbers`: their values are
+    #: whole numbers, say a die's faces).
+    kind: str = "count"
+    choices: str = ""
+    numbers: bool = False
+    #: The support item a team must have in stock for its players' rows to have this field ("" = always).
+    stock: str = ""
 
 
 class Presentation:
@@ -117,6 +138,9 @@ class Presentation:
     pages: Any = None
     #: The kind of result form ("player_counters", "goals_on_field", "wounds_by_area").
     result_form: str = "player_counters"
+    #: The fields of a player's row on a result form that lays its rows out as a table, in column order: the
+    #: form makes them and the page heads its columns from them (declared once, here).
+    result_row_fields: tuple[ResultField, ...] = ()
     #: The match report's sections after the result, in order (each a partial `matches/report/_<name>.html`).
     match_report_sections: tuple[str, ...] = ()
     #: Post-match decision → the widget that asks it; a decision not listed is asked by its options' shape.

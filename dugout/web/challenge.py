@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from campaigns.errors import NotPermitted, RuleViolation
+from core.pages import refusals
 from league.models import League
 from matches import challenges
 from matches.models import Match
@@ -24,7 +24,7 @@ def league_challenge(request: HttpRequest, pk: int) -> HttpResponse:
     rolled = None
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
+        with refusals(form=form, forbidden_page=True) as refused:
             roll, result = challenges.challenge_roll(
                 user=request.user,
                 league=league,
@@ -33,11 +33,6 @@ def league_challenge(request: HttpRequest, pk: int) -> HttpResponse:
                 values=data["values"] or None,
                 match_id=data["match"],
             )
-        except NotPermitted as exc:
-            return render(request, "matches/refused.html", {"message": exc.message}, status=403)
-        except RuleViolation as exc:
-            form.add_service_error(exc)
-        else:
             threshold = data["threshold"]
             faces = [
                 {"value": v, "kind": "flop" if v == 1 else ("success" if v >= threshold or v == 6 else "")}
@@ -46,6 +41,8 @@ def league_challenge(request: HttpRequest, pk: int) -> HttpResponse:
             if threshold >= 7:  # successes are the 6s less the flops
                 faces = [{**f, "kind": "success" if f["value"] == 6 else f["kind"]} for f in faces]
             rolled = {"roll": roll, "result": result, "faces": faces, "threshold": threshold}
+        if refused.forbidden:
+            return render(request, "matches/refused.html", {"message": refused.message}, status=403)
     context = {
         "league": league,
         "form": form,

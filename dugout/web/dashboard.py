@@ -11,7 +11,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 
-from campaigns.errors import RuleViolation
+from core.pages import refusals
 from dugout.web.forms import HouseRulesForm, MemberForm, ReportSettingsForm, StadiumForm
 from dugout.web.views import list_page
 from league import joining
@@ -37,7 +37,7 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
     report_form = ReportSettingsForm(prefix="report", instance=league)
     if request.method == "POST":
         action = request.POST.get("action")
-        try:
+        with refusals(request):
             if action == "member":
                 member_form = MemberForm(request.POST, prefix="member")
                 if member_form.is_valid():
@@ -71,10 +71,6 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
                     league_services.stadium_create(user=request.user, league=league, **stadium_form.cleaned_data)
                     messages.success(request, f"{stadium_form.cleaned_data['name']} added.")
                     return redirect("commissioner-dashboard", league_id=league.pk)
-        except RuleViolation as exc:
-            messages.error(request, exc.message)
-        except league_services.InvitationConflict as exc:
-            messages.error(request, str(exc))
     members = list_page(request, Paginator(league_members(league=league), MEMBERS_PAGE))
     context = {
         "league": league,

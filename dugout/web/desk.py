@@ -1,6 +1,7 @@
-"""The commissioner's desk on the pages: the queue panel with each item's actions in place (the
-dashboard's first panel, loaded by htmx and a page of its own without it), the audit, invite links, requests to
-join, removing a member, reassigning a team and gil adjustments. Thin views over the services."""
+"""The commissioner's desk on the pages: the queue panel with each item's actions in place, each action a view
+of its own (the dashboard's first panel, loaded by htmx and a page of its own without it), the audit, invite
+links, requests to join, removing a member, reassigning a team and gil adjustments. Thin views over the
+services."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidde
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from campaigns.errors import NotPermitted, RuleViolation
+from campaigns.errors import RuleViolation
+from core.pages import refusals
 from dugout.queue import league_queue
 from dugout.web.views import list_page
 from league import joining, policy
@@ -63,18 +66,25 @@ def queue_context(league: League) -> dict:
     }
 
 
+def queue_answer(request: HttpRequest, league: League) -> HttpResponse:
+    """After a queue item's action: the panel again (htmx), or back to the dashboard."""
+    if request.htmx:
+        return render(request, "league/_queue.html", queue_context(league))
+    return redirect("commissioner-dashboard", league_id=league.pk)
+
+
 @commissioner_page
 def desk_queue(request: HttpRequest, league: League) -> HttpResponse:
-    """GET: the queue (the dashboard's panel for htmx, a page otherwise). POST: one item's action, then the
-    panel again (htmx) or back to the dashboard."""
+    """GET: the queue (the dashboard's panel for htmx, a page otherwise), each item's actions posting to a view
+    of their own. A POST naming its `action` (a form from a page opened before the actions had URLs of their
+    own) is carried out by that action, then the panel again (htmx) or back to the dashboard."""
     if request.method == "POST":
-        try:
-            notice = _act(request, league)
-            messages.success(request, notice)
-        except RuleViolation as exc:
-            messages.error(request, exc.message)
-        if not request.htmx:
-            return redirect("commissioner-dashboard", league_id=league.pk)
+        with refusals(request):
+            act = QUEUE_ACTIONS.get(request.POST.get("action", ""))
+            if act is None:
+                raise RuleViolation(_("Unknown action."), field="action")
+            messages.success(request, act(request, league))
+        return queue_answer(request, league)
     template = "league/_queue.html" if request.htmx else "league/queue.html"
     return render(request, template, queue_context(league))
 
@@ -86,75 +96,149 @@ def _reason(request: HttpRequest) -> str:
 def _int(request: HttpRequest, name: str) -> int:
     value = request.POST.get(name, "")
     if not (value.isascii() and value.isdigit()) or len(value) > 18:
-        raise RuleViolation(f"Choose the {name.replace('_', ' ')}.", field=name)
+        raise RuleViolation(_("Choose the %(name)s.") % {"name": name.replace("_", " ")}, field=name)
     return int(value)
 
 
 def _match(request: HttpRequest, league: League) -> Match:
     match = Match.objects.filter(pk=_int(request, "match"), league=league).first()
     if match is None:
-        raise RuleViolation("No such match in this league.", field="match")
+        raise RuleViolation(_("No such match in this league."), field="match")
     return match
 
 
-def _act(request: HttpRequest, league: League) -> str:
-    """Carry out the queue item's action the form names; its words for the message."""
-    action, user = request.POST.get("action", ""), request.user
-    if action in ("confirm", "correct", "reject"):
-        match = _match(request, league)
-        if match.status == Match.Status.DISPUTED:
-            body = None
-            if action == "correct":
-                try:
-                    body = json.loads(request.POST.get("result", ""))
-                except ValueError as exc:
-                    raise RuleViolation("The corrected result is not valid JSON.", field="result") from exc
-            disputes.match_rule_dispute(user=user, match_id=match.pk, ruling=action, reason=_reason(request), body=body)
-            return {
-                "confirm": "Result confirmed as is.",
-                "correct": "Result corrected and confirmed.",
-                "reject": "Result rejected: the match is to be played again.",
-            }[action]
-        if action == "confirm":
-            match_services.match_confirm(user=user, match_id=match.pk)
-            return "Result confirmed."
-        if action == "reject":
-            match_services.match_reject(user=user, match_id=match.pk, reason=_reason(request))
-            return "Result rejected: the match is to be played again."
-        raise RuleViolation("Only a disputed result is corrected from the queue.")
-    if action == "forfeit":
-        match = _match(request, league)
-        disputes.match_forfeit(user=user, match_id=match.pk, team_id=_int(request, "team"), reason=_reason(request))
-        return "Forfeit recorded."
-    if action in ("approve_transfer", "refuse_transfer"):
-        transfer_id = _int(request, "transfer")
-        if not team_transfers.Transfer.objects.filter(pk=transfer_id, from_team__league=league).exists():
-            raise RuleViolation("No such transfer in this league.", field="transfer")
-        if action == "approve_transfer":
-            team_transfers.transfer_approve(user=user, transfer_id=transfer_id)
-            return "Transfer approved: the player has moved."
-        team_transfers.transfer_refuse(user=user, transfer_id=transfer_id)
-        return "Transfer refused."
-    if action in ("approve_join", "refuse_join"):
-        request_id = _int(request, "join_request")
-        if not league.join_requests.filter(pk=request_id).exists():
-            raise RuleViolation("No such request in this league.", field="join_request")
-        if action == "approve_join":
-            membership = joining.join_request_approve(user=user, request_id=request_id)
-            return f"{membership.user.username} coaches in the league now."
-        joining.join_request_refuse(user=user, request_id=request_id, reason=_reason(request))
-        return "Request refused."
-    if action == "reassign":
-        team = Team.objects.filter(pk=_int(request, "team"), league=league).first()
-        if team is None:
-            raise RuleViolation("No such team in this league.", field="team")
-        username = request.POST.get("coach", "").strip()
-        coach = get_user_model().objects.filter(username=username).first()
-        if coach is None:
-            raise RuleViolation(f"No user called {username!r}.", field="coach")
-        members.team_reassign(user=user, team_id=team.pk, coach_id=coach.pk, reason=_reason(request))
-        return f"{team.name} is coached by {coach.username} now."
-    raise RuleViolation("Unknown action.", field="action")
+def _transfer(request: HttpRequest, league: League) -> int:
+    transfer_id = _int(request, "transfer")
+    if not team_transfers.Transfer.objects.filter(pk=transfer_id, from_team__league=league).exists():
+        raise RuleViolation(_("No such transfer in this league."), field="transfer")
+    return transfer_id
+
+
+def _join_request(request: HttpRequest, league: League) -> int:
+    request_id = _int(request, "join_request")
+    if not league.join_requests.filter(pk=request_id).exists():
+        raise RuleViolation(_("No such request in this league."), field="join_request")
+    return request_id
+
+
+def queue_action(act):
+    """A queue item's action as a view of its own: POST only, by a commissioner of the league (404 for no such
+    league, 403 for anyone else); `act` does its one thing and returns its words, flashed — or the refusal,
+    in words, with nothing changed — then the panel again (htmx) or back to the dashboard."""
+
+    @require_POST
+    @commissioner_page
+    @functools.wraps(act)
+    def view(request: HttpRequest, league: League) -> HttpResponse:
+        with refusals(request):
+            messages.success(request, act(request, league))
+        return queue_answer(request, league)
+
+    return view
+
+
+def confirm(request: HttpRequest, league: League) -> str:
+    """Confirm a result: a disputed one as is (a ruling, with its reason), or one waiting for confirmation."""
+    match = _match(request, league)
+    if match.status == Match.Status.DISPUTED:
+        disputes.match_rule_dispute(
+            user=request.user, match_id=match.pk, ruling="confirm", reason=_reason(request), body=None
+        )
+        return _("Result confirmed as is.")
+    match_services.match_confirm(user=request.user, match_id=match.pk)
+    return _("Result confirmed.")
+
+
+def correct(request: HttpRequest, league: League) -> str:
+    """Rule on a disputed result by correcting it: the corrected result body (JSON, as the API takes it)."""
+    match = _match(request, league)
+    if match.status != Match.Status.DISPUTED:
+        raise RuleViolation(_("Only a disputed result is corrected from the queue."))
+    try:
+        body = json.loads(request.POST.get("result", ""))
+    except ValueError as exc:
+        raise RuleViolation(_("The corrected result is not valid JSON."), field="result") from exc
+    disputes.match_rule_dispute(
+        user=request.user, match_id=match.pk, ruling="correct", reason=_reason(request), body=body
+    )
+    return _("Result corrected and confirmed.")
+
+
+def reject(request: HttpRequest, league: League) -> str:
+    """Reject a result, disputed (a ruling) or waiting for confirmation: the match is to be played again."""
+    match = _match(request, league)
+    if match.status == Match.Status.DISPUTED:
+        disputes.match_rule_dispute(
+            user=request.user, match_id=match.pk, ruling="reject", reason=_reason(request), body=None
+        )
+    else:
+        match_services.match_reject(user=request.user, match_id=match.pk, reason=_reason(request))
+    return _("Result rejected: the match is to be played again.")
+
+
+def forfeit(request: HttpRequest, league: League) -> str:
+    """Record an overdue match as forfeited by the team at fault."""
+    match = _match(request, league)
+    disputes.match_forfeit(user=request.user, match_id=match.pk, team_id=_int(request, "team"), reason=_reason(request))
+    return _("Forfeit recorded.")
+
+
+def approve_transfer(request: HttpRequest, league: League) -> str:
+    team_transfers.transfer_approve(user=request.user, transfer_id=_transfer(request, league))
+    return _("Transfer approved: the player has moved.")
+
+
+def refuse_transfer(request: HttpRequest, league: League) -> str:
+    team_transfers.transfer_refuse(user=request.user, transfer_id=_transfer(request, league))
+    return _("Transfer refused.")
+
+
+def approve_join(request: HttpRequest, league: League) -> str:
+    membership = joining.join_request_approve(user=request.user, request_id=_join_request(request, league))
+    return _("%(username)s coaches in the league now.") % {"username": membership.user.username}
+
+
+def refuse_join(request: HttpRequest, league: League) -> str:
+    joining.join_request_refuse(user=request.user, request_id=_join_request(request, league), reason=_reason(request))
+    return _("Request refused.")
+
+
+def reassign(request: HttpRequest, league: League) -> str:
+    """Give a team left without coach to a coach of the league (named by username)."""
+    team = Team.objects.filter(pk=_int(request, "team"), league=league).first()
+    if team is None:
+        raise RuleViolation(_("No such team in this league."), field="team")
+    username = request.POST.get("coach", "").strip()
+    coach = get_user_model().objects.filter(username=username).first()
+    if coach is None:
+        raise RuleViolation(_("No user called %(username)r.") % {"username": username}, field="coach")
+    members.team_reassign(user=request.user, team_id=team.pk, coach_id=coach.pk, reason=_reason(request))
+    return _("%(team)s is coached by %(coach)s now.") % {"team": team.name, "coach": coach.username}
+
+
+#: The queue's actions by the `action` value the forms used to post to the queue itself (see `desk_queue`).
+QUEUE_ACTIONS = {
+    "confirm": confirm,
+    "correct": correct,
+    "reject": reject,
+    "forfeit": forfeit,
+    "approve_transfer": approve_transfer,
+    "refuse_transfer": refuse_transfer,
+    "approve_join": approve_join,
+    "refuse_join": refuse_join,
+    "reassign": reassign,
+}
+
+#: Each queue action's view (one URL each, dugout/web/urls.py).
+queue_confirm = queue_action(confirm)
+queue_correct = queue_action(correct)
+queue_reject = queue_action(reject)
+queue_forfeit = queue_action(forfeit)
+queue_approve_transfer = queue_action(approve_transfer)
+queue_refuse_transfer = queue_action(refuse_transfer)
+queue_approve_join = queue_action(approve_join)
+queue_refuse_join = queue_action(refuse_join)
+queue_reassign = queue_action(reassign)
 
 
 @commissioner_page
@@ -170,24 +254,21 @@ def desk_audit(request: HttpRequest, league: League) -> HttpResponse:
 @require_POST
 @commissioner_page
 def desk_member_remove(request: HttpRequest, league: League, user_id: int) -> HttpResponse:
-    try:
+    with refusals(request):
         teams = members.member_remove(
             user=request.user, league_id=league.pk, member_id=user_id, reason=_reason(request)
         )
         left = f" {len(teams)} team(s) wait for a new coach (see the queue)." if teams else ""
         messages.success(request, f"Member removed.{left}")
-    except RuleViolation as exc:
-        messages.error(request, exc.message)
     return redirect("commissioner-dashboard", league_id=league.pk)
 
 
 @require_POST
 @commissioner_page
 def desk_invite_link(request: HttpRequest, league: League) -> HttpResponse:
-    try:
+    with refusals(request) as refused:
         link = joining.invite_link_create(user=request.user, league=league, reason=_reason(request))
-    except RuleViolation as exc:
-        messages.error(request, exc.message)
+    if refused:
         return redirect("commissioner-dashboard", league_id=league.pk)
     url = request.build_absolute_uri(reverse("join-by-link", args=[link.token]))
     request.session["invite_link"] = {"url": url, "expires_at": link.expires_at.isoformat()}
@@ -222,31 +303,29 @@ def desk_invite_links(request: HttpRequest, league: League) -> HttpResponse:
 @commissioner_page
 def desk_invite_link_revoke(request: HttpRequest, league: League, link_id: int) -> HttpResponse:
     get_object_or_404(InviteLink, pk=link_id, league=league)
-    try:
+    with refusals(request):
         joining.invite_link_revoke(user=request.user, link_id=link_id, reason=_reason(request))
         messages.success(request, "Invite link revoked: it joins nobody now.")
-    except RuleViolation as exc:
-        messages.error(request, exc.message)
     return redirect("commissioner-dashboard", league_id=league.pk)
 
 
 def join_by_link(request: HttpRequest, token: str) -> HttpResponse:
     """The page an invite link opens: the league and a Join button (sign in or up first)."""
-    try:
+    with refusals() as refused:
         link = joining.invite_link_read(token=token)
-    except RuleViolation as exc:
-        return render(request, "league/join_link.html", {"error": exc.message}, status=400)
+    if refused:
+        return render(request, "league/join_link.html", {"error": refused.message}, status=400)
     league = League.objects.filter(pk=link.league_id).first()
     if league is None:
         return render(request, "league/join_link.html", {"error": "This league no longer exists."}, status=404)
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"{reverse('login')}?next={request.path}")
-        try:
+        with refusals() as refused:
             joining.invite_link_join(user=request.user, token=token)
-        except RuleViolation as exc:
-            status = 403 if isinstance(exc, NotPermitted) else 400
-            return render(request, "league/join_link.html", {"error": exc.message, "league": league}, status=status)
+        if refused:
+            context = {"error": refused.message, "league": league}
+            return render(request, "league/join_link.html", context, status=403 if refused.forbidden else 400)
         messages.success(request, f"Welcome to {league.name}: create your team.")
         return redirect("league-detail", pk=league.pk)
     if request.user.is_authenticated and not policy.may_join_unasked(request.user, league):
@@ -259,11 +338,9 @@ def join_by_link(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def ask_to_join(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League, pk=pk)
-    try:
+    with refusals(request):
         joining.join_request_create(user=request.user, league=league, message=request.POST.get("message", ""))
         messages.success(request, "Request sent: the commissioner will answer it.")
-    except RuleViolation as exc:
-        messages.error(request, exc.message)
     return redirect("league-detail", pk=league.pk)
 
 
@@ -273,11 +350,9 @@ def team_adjust(request: HttpRequest, pk: int) -> HttpResponse:
     """The commissioner's gil adjustment from the team page."""
     team = get_object_or_404(Team, pk=pk)
     amount = request.POST.get("amount", "").strip()
-    try:
+    with refusals(request):
         if not re.fullmatch(r"-?[0-9]{1,12}", amount):
             raise RuleViolation("amount is a whole number of gil (negative takes gil away).", field="amount")
         entry = adjustments.team_adjust(user=request.user, team_id=team.pk, amount=int(amount), reason=_reason(request))
         messages.success(request, f"Adjusted by {entry.amount:+,} gil: the treasury holds {entry.balance_after:,}.")
-    except RuleViolation as exc:
-        messages.error(request, exc.message)
     return redirect("team-detail", pk=team.pk)

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from campaigns.errors import RuleViolation
+from core.pages import refusals
 from dugout.web.desk import commissioner_page
 from league.models import League
 from league.policy import may_manage_divisions
@@ -51,10 +52,8 @@ def desk_divisions(request: HttpRequest, league: League) -> HttpResponse:
     """GET: the divisions panel (the dashboard's, for htmx; a page otherwise). POST: one of its forms, then the
     panel again (htmx) or back to the dashboard."""
     if request.method == "POST":
-        try:
+        with refusals(request):
             messages.success(request, _act(request, league))
-        except RuleViolation as exc:
-            messages.error(request, exc.message)
         if not request.htmx:
             return redirect("commissioner-dashboard", league_id=league.pk)
     listed = divisions.league_divisions(league=league)

@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from campaigns.errors import NotPermitted
+from core.pages import refusals
 from league import services
 from league.models import Invitation
 from league.policy import may_answer_invitation
@@ -28,10 +28,9 @@ def _answer(request: HttpRequest, pk: int, answer, words: str) -> HttpResponse:
     # Someone else's invitation is not there for this user (404), as in the API.
     if not Invitation.objects.filter(pk=pk, user=request.user).exists():
         raise Http404("No such invitation.")
-    try:
+    with refusals(request) as refused:
         result = answer(user=request.user, invitation_id=pk)
-    except (services.InvitationConflict, NotPermitted) as exc:
-        messages.error(request, str(exc))
+    if refused:
         return redirect("invitations")
     league = result.league
     messages.success(request, words.format(league=league.name))

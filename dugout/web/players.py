@@ -7,7 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from campaigns.errors import RuleViolation
+from core.pages import refusals
 from core.paging import page_number
 from dugout.players.career import player_career, player_row
 from dugout.players.leaders import all_leaders, league_row, parse_season, team_boards
@@ -58,10 +58,10 @@ def league_leaders(request: HttpRequest, pk: int) -> HttpResponse:
     leaderboards the ruleset has. An unknown season is answered as the open one, with a word."""
     league = _league_or_404(pk)
     notice = ""
-    try:
+    with refusals() as refused:
         season = parse_season(league, request.GET.get("season"))
-    except RuleViolation as exc:
-        season, notice = league.season, exc.message
+    if refused:
+        season, notice = league.season, refused.message
     tables = all_leaders(league, season)
     context = {
         "league": league,

@@ -9,7 +9,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from campaigns.errors import RuleViolation
+from core.pages import refusals
 from dugout.seasons import league_seasons, next_turn, season_of, season_start_next
 from dugout.web.views import LIST_PAGE, list_page
 from league.models import League
@@ -25,16 +25,13 @@ def league_season_list(request: HttpRequest, pk: int) -> HttpResponse:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         turn = next_turn(league=league)
-        try:
+        with refusals(request):  # not the commissioner's, or the season cannot close yet: said in words
             season = season_start_next(
                 user=request.user,
                 league_id=league.pk,
                 name=request.POST.get("name", ""),
                 reason=request.POST.get("reason", ""),
             )
-        except RuleViolation as exc:  # NotPermitted and the season's Conflict are RuleViolations
-            messages.error(request, exc.message)
-        else:
             redraft = " Every team was redrafted: its coach rebuilds it." if turn["rollover"] == "redraft" else ""
             messages.success(request, f"{season} is open. The previous season's table and champion are kept.{redraft}")
         return redirect("league-seasons", pk=league.pk)

@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 
-from campaigns.errors import RuleViolation
+from core.pages import refusals
 from dugout.reports.services import report_body_html, report_queue_now
 from dugout.web.forms import LeagueForm
 from league import services as league_services
@@ -253,9 +253,7 @@ def league_join(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League, pk=pk)
     if request.method != "POST":
         return redirect("league-detail", pk=pk)
-    try:
+    with refusals(request):
         league_services.league_join(league=league, user=request.user)
         messages.success(request, f"You coach in {league.name} now: create your team.")
-    except RuleViolation as exc:
-        messages.error(request, exc.message)
     return redirect("league-detail", pk=pk)

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from campaigns.errors import RuleViolation
+from core.pages import refusals
 from dugout.web.desk import commissioner_page
 from league.models import League, Webhook
 from league.models.webhooks import EVENTS
@@ -47,10 +48,8 @@ def _act(request: HttpRequest, league: League) -> str:
 def desk_webhooks(request: HttpRequest, league: League) -> HttpResponse:
     """GET: the webhooks panel (htmx) or page. POST: one of its forms, then the panel again or the dashboard."""
     if request.method == "POST":
-        try:
+        with refusals(request):
             messages.success(request, _act(request, league))
-        except RuleViolation as exc:
-            messages.error(request, exc.message)
         if not request.htmx:
             return redirect("commissioner-dashboard", league_id=league.pk)
     context = {

@@ -10,11 +10,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 
-from campaigns.errors import NotPermitted, RuleViolation
+from campaigns.errors import RuleViolation
+from core.pages import refusals
 from matches import corrections, disputes, services
 from matches.models import Match
-
-from .common import refused
+from matches.web.common import refused
 
 
 def _match_action(service, done: str, *, reason: bool = False):
@@ -26,16 +26,11 @@ def _match_action(service, done: str, *, reason: bool = False):
         get_object_or_404(Match, pk=pk)
         if request.method != "POST":
             return redirect("match-detail", pk=pk)
-        try:
+        with refusals(request, forbidden_page=True) as outcome:
             extra = {"reason": request.POST.get("reason", "")} if reason else {}
             service(user=request.user, match_id=pk, **extra)
-        except NotPermitted as exc:
-            return refused(request, exc.message)
-        except RuleViolation as exc:
-            messages.error(request, exc.message)
-        else:
             messages.success(request, done)
-        return redirect("match-detail", pk=pk)
+        return refused(request, outcome.message) if outcome.forbidden else redirect("match-detail", pk=pk)
 
     return view
 
@@ -52,15 +47,10 @@ def match_dispute(request: HttpRequest, pk: int) -> HttpResponse:
     get_object_or_404(Match, pk=pk)
     if request.method != "POST":
         return redirect("match-detail", pk=pk)
-    try:
+    with refusals(request, forbidden_page=True) as outcome:
         disputes.match_dispute(user=request.user, match_id=pk, reason=request.POST.get("reason", ""))
-    except NotPermitted as exc:
-        return refused(request, exc.message)
-    except RuleViolation as exc:
-        messages.error(request, exc.message)
-    else:
         messages.success(request, "Result disputed: the commissioner rules on it; his queue shows it.")
-    return redirect("match-detail", pk=pk)
+    return refused(request, outcome.message) if outcome.forbidden else redirect("match-detail", pk=pk)
 
 
 #: What each ruling the page offers says once made (a disputed result is corrected through the API or the queue).
@@ -78,17 +68,12 @@ def match_ruling(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method != "POST":
         return redirect("match-detail", pk=pk)
     ruling = request.POST.get("ruling", "")
-    try:
+    with refusals(request, forbidden_page=True) as outcome:
         if ruling not in RULED:
             raise RuleViolation("Choose a ruling: confirm the result or reject it.")
         disputes.match_rule_dispute(user=request.user, match_id=pk, ruling=ruling, reason=request.POST.get("reason"))
-    except NotPermitted as exc:
-        return refused(request, exc.message)
-    except RuleViolation as exc:
-        messages.error(request, exc.message)
-    else:
         messages.success(request, RULED[ruling])
-    return redirect("match-detail", pk=pk)
+    return refused(request, outcome.message) if outcome.forbidden else redirect("match-detail", pk=pk)
 
 
 @login_required
@@ -98,16 +83,11 @@ def match_correct(request: HttpRequest, pk: int) -> HttpResponse:
     get_object_or_404(Match, pk=pk)
     if request.method != "POST":
         return redirect("match-detail", pk=pk)
-    try:
+    with refusals(request, forbidden_page=True) as outcome:
         try:
             body = json.loads(request.POST.get("result", ""))
         except ValueError as exc:
             raise RuleViolation("The corrected result is not valid JSON.", field="result") from exc
         corrections.match_correct(user=request.user, match_id=pk, body=body, reason=request.POST.get("reason", ""))
-    except NotPermitted as exc:
-        return refused(request, exc.message)
-    except RuleViolation as exc:
-        messages.error(request, exc.message)
-    else:
         messages.success(request, "Result corrected: the old one's effects are reversed and the new one applied.")
-    return redirect("match-detail", pk=pk)
+    return refused(request, outcome.message) if outcome.forbidden else redirect("match-detail", pk=pk)

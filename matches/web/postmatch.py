@@ -10,16 +10,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from campaigns.engine import team_situation
-from campaigns.errors import NotPermitted, RuleViolation
+from core.pages import refusals, show_on_form
 from matches import policy
 from matches.aftermath import StepConflict, aftermath_post, aftermath_views
 from matches.models import Aftermath, Match
+from matches.web.common import already_run, dice_words, refused
+from matches.web.forms.common import words
+from matches.web.forms.step import StepForm
 from teams.models import Player, Sponsorship, Team
 from teams.selectors import team_queryset, team_state
-
-from .common import already_run, dice_words, refused
-from .forms.common import words
-from .forms.step import StepForm
 
 
 def _step_form(aftermath: Aftermath, team: Team, *, data=None) -> StepForm | None:
@@ -121,7 +120,7 @@ def aftermath_walk(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
             error = already_run(f"at {steps[aftermath.step_index].title}")
             form = _step_form(aftermath, team)
         elif form.is_valid():
-            try:
+            with refusals() as outcome:
                 aftermath = aftermath_post(
                     user=request.user,
                     match_id=pk,
@@ -130,21 +129,20 @@ def aftermath_walk(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
                     choices=form.choices(),
                     rolls=form.rolls(),
                 )
-            except NotPermitted as exc:
-                return refused(request, exc.message)
-            except StepConflict:  # another tab or coach ran it meanwhile
-                aftermath.refresh_from_db()
-                now = "complete" if aftermath.complete else f"at {steps[aftermath.step_index].title}"
-                error = already_run(now)
-                form = _step_form(aftermath, team)
-            except RuleViolation as exc:
-                form.add_service_error(exc)
-            else:
                 team.refresh_from_db()  # the step may have changed its stadium
                 if request.htmx:
                     context = _walk_context(aftermath, team_id, form=_step_form(aftermath, team))
                     return render(request, "matches/_aftermath.html", context)
                 return redirect("match-aftermath", pk=pk, team_id=team_id)
+            if outcome.forbidden:
+                return refused(request, outcome.message)
+            if isinstance(outcome.error, StepConflict):  # another tab or coach ran it meanwhile
+                aftermath.refresh_from_db()
+                now = "complete" if aftermath.complete else f"at {steps[aftermath.step_index].title}"
+                error = already_run(now)
+                form = _step_form(aftermath, team)
+            else:
+                show_on_form(form, outcome.refusal)
     else:
         form = _step_form(aftermath, team)
     context = _walk_context(aftermath, team_id, form=form, error=error)

@@ -9,15 +9,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from campaigns.errors import NotPermitted, RuleViolation
+from campaigns.errors import RuleViolation
+from core.pages import refusals, show_on_form
 from matches import lifecycle, policy
 from matches.aftermath import StepConflict
 from matches.models import Inducement, Match, MatchTeam, Prematch
 from matches.prematch import prematch_post, prematch_state
-
-from .common import already_run, dice_words, refused
-from .forms.common import words
-from .forms.prematch import PrematchStepForm
+from matches.web.common import already_run, dice_words, refused
+from matches.web.forms.common import words
+from matches.web.forms.prematch import PrematchStepForm
 
 
 def inducement_words(inducement: Inducement, stars: Mapping[str, str]) -> str:
@@ -179,7 +179,7 @@ def prematch_walk(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             form = _prematch_form(match, state, sides, data=request.POST)
             if form.is_valid():
-                try:
+                with refusals() as outcome:
                     prematch_post(
                         user=request.user,
                         match_id=pk,
@@ -187,20 +187,21 @@ def prematch_walk(request: HttpRequest, pk: int) -> HttpResponse:
                         choices=form.choices(),
                         rolls=form.rolls(),
                     )
-                except NotPermitted as exc:
-                    return refused(request, exc.message)
-                except StepConflict:  # another tab or coach ran it meanwhile
-                    state = prematch_state(match)
-                    now = "complete" if state["complete"] else f"at {_step_title(match, state['step'])}"
-                    error = already_run(now)
-                    form = _prematch_form(match, state, sides)
-                except RuleViolation as exc:
-                    form.add_service_error(exc, league.rules.roll_catalogue(league.house_rules))
-                else:
                     if request.htmx:
                         form = _prematch_form(match, prematch_state(match), sides)
                         context = _prematch_context(match, sides, request.user, form=form)
                         return render(request, "matches/_prematch.html", context)
                     return redirect("match-prematch", pk=pk)
+                if outcome.forbidden:
+                    return refused(request, outcome.message)
+                if isinstance(outcome.error, StepConflict):  # another tab or coach ran it meanwhile
+                    state = prematch_state(match)
+                    now = "complete" if state["complete"] else f"at {_step_title(match, state['step'])}"
+                    error = already_run(now)
+                    form = _prematch_form(match, state, sides)
+                elif isinstance(outcome.error, RuleViolation):
+                    form.add_service_error(outcome.error, league.rules.roll_catalogue(league.house_rules))
+                else:
+                    show_on_form(form, outcome.refusal)
     context = _prematch_context(match, sides, request.user, form=form, error=error)
     return render(request, "matches/_prematch.html" if request.htmx else "matches/prematch.html", context)

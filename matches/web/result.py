@@ -8,16 +8,15 @@ from django.db.models import F, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from campaigns.errors import NotPermitted, RuleViolation
+from core.pages import refusals
 from league.selectors import hold_viewer_roles, viewer_roles
 from matches import lifecycle, policy, services
 from matches.available import available
 from matches.models import Match, MatchTeam
+from matches.web.common import refused
+from matches.web.forms import RESULT_FORMS
 from teams.models import Player, Team
 from teams.selectors import player_race, team_races
-
-from .common import refused
-from .forms import RESULT_FORMS
 
 
 @login_required
@@ -46,18 +45,13 @@ def match_result(request: HttpRequest, pk: int) -> HttpResponse:
     form = _result_form(request, match, teams, players)
     status = 200
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusals(form=form) as outcome:
             services.match_submit_result(user=request.user, match_id=match.pk, body=form.body())
-        except NotPermitted as exc:
-            form.add_error(None, exc.message)
-            status = 403
-        except RuleViolation as exc:
-            form.add_service_error(exc)
-        else:
             messages.success(
                 request, "Result entered. It becomes final when the other coach or the commissioner confirms it."
             )
             return redirect("match-detail", pk=pk)
+        status = 403 if outcome.forbidden else 200  # a rule's refusal is shown on the form, as it always was
     missing = Player.objects.filter(team__in=teams, left_at__isnull=True, status=Player.Status.MISS_NEXT_MATCH)
     context = {"match": match, "league": league, "form": form, "missing": list(missing.order_by("team_id", "name"))}
     return render(request, getattr(form, "template", "matches/result.html"), context, status=status)
@@ -74,6 +68,7 @@ def _result_form(request: HttpRequest, match: Match, teams: list[Team], players:
         "tests_to_win": lambda: match.tests_to_win,
         "event": lambda: match.event,
         "templates": lambda: _health_templates(teams, players, hr),
+        "row_fields": lambda: rules.result_row_fields,
     }
     return form_class(
         request.POST or None,

@@ -7,14 +7,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from campaigns.errors import NotPermitted, RuleViolation
+from core.pages import refusals
 from league.models import League
 from league.policy import may_run_league
 from matches import policy, services
+from matches.web.common import parse_id, refused
+from matches.web.forms.schedule import ScheduleForm
 from teams.models import Team
-
-from .common import parse_id, refused
-from .forms.schedule import ScheduleForm
 
 
 @login_required
@@ -40,7 +39,7 @@ def match_schedule(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
+        with refusals(form=form) as outcome:
             match = services.match_schedule(
                 user=request.user,
                 league=league,
@@ -50,12 +49,7 @@ def match_schedule(request: HttpRequest) -> HttpResponse:
                 event=data.get("event", ""),
                 tests_to_win=data.get("tests_to_win"),
             )
-        except NotPermitted as exc:
-            form.add_error(None, exc.message)
-            status = 403
-        except RuleViolation as exc:
-            form.add_service_error(exc)
-        else:
             messages.success(request, "The match is scheduled.")
             return redirect("match-detail", pk=match.pk)
+        status = 403 if outcome.forbidden else 200  # a rule's refusal is shown on the form, as it always was
     return render(request, "matches/schedule.html", {"league": league, "form": form}, status=status)

@@ -8,13 +8,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from campaigns.errors import NotPermitted, RuleViolation
+from core.pages import refusals
 from league.models import League
 from matches import policy, schedules
+from matches.web.common import refused
+from matches.web.forms.generate import GenerateForm
 from teams.models import Team
-
-from .common import refused
-from .forms.generate import GenerateForm
 
 
 @login_required
@@ -29,22 +28,16 @@ def league_schedule(request: HttpRequest, pk: int) -> HttpResponse:
     preview, status = None, 200
     if request.method == "POST" and form.is_valid():
         publish = request.POST.get("action") == "publish"
-        try:
+        with refusals(form=form) as outcome:
             answer = schedules.schedule_generate(
                 user=request.user, league_id=league.pk, preview=not publish, **form.service_kwargs()
             )
-        except NotPermitted as exc:
-            form.add_error(None, exc.message)
-            status = 403
-        except RuleViolation as exc:
-            form.add_service_error(exc)
-            status = 400 if exc.field else 409
-        else:
             if publish:
                 matches = sum(len(r["matches"]) for r in answer["rounds"])
                 messages.success(request, f"Published: {len(answer['rounds'])} round(s), {matches} match(es).")
                 return redirect("league-schedule", pk=league.pk)
             preview = _named(league, answer["rounds"])
+        status = outcome.status
     context = {
         "league": league,
         "form": form,

@@ -9,19 +9,19 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from campaigns.errors import NotPermitted, RuleViolation
+from campaigns.errors import RuleViolation
 from campaigns.rulesets.base import fmt_gil
+from core.pages import refusals, show_on_form
 from matches import lifecycle, policy
 from matches.aftermath import StepConflict
 from matches.models import Inducement, Match, MatchTeam
 from matches.prematch import inducement_add, inducement_remove, prematch_state
+from matches.web.common import refused
+from matches.web.forms.common import words
+from matches.web.forms.prematch import InducementForm
+from matches.web.prematch import inducement_words, prematch_match
 from teams.models import Player, Team
 from teams.selectors import team_treasury
-
-from .common import refused
-from .forms.common import words
-from .forms.prematch import InducementForm
-from .prematch import inducement_words, prematch_match
 
 
 def _clock(seconds: int) -> str:
@@ -224,7 +224,7 @@ def match_inducements(request: HttpRequest, pk: int, team_id: int) -> HttpRespon
         removing = "remove" in request.POST
         if not removing:
             form = _inducement_form(league.house_rules, positions, data=request.POST)
-        try:
+        with refusals() as outcome:
             if removing:
                 try:
                     inducement_id = int(request.POST["remove"])
@@ -239,25 +239,23 @@ def match_inducements(request: HttpRequest, pk: int, team_id: int) -> HttpRespon
                 done = f"Bought: {inducement_words(bought, stars)} for {fmt_gil(bought.price)}."
             else:
                 status, error = 400, "Nothing was bought: check the form."
-        except NotPermitted as exc:
-            return refused(request, exc.message)
-        except StepConflict:
-            status, error = 409, "It is not your turn to shop: nothing was changed."
-            form = None
-        except RuleViolation as exc:
-            status = 400
-            if form is not None:
-                form.add_service_error(exc)
-                error = "Nothing was bought."
-            else:
-                error = f"{exc.message} Nothing was changed."
-        else:
             if status == 200:
                 if request.htmx:
                     notice, form = done, None
                 else:
                     messages.success(request, done)
                     return redirect("match-inducements", pk=pk, team_id=team_id)
+        if outcome.forbidden:
+            return refused(request, outcome.message)
+        if isinstance(outcome.error, StepConflict):
+            status, error, form = 409, "It is not your turn to shop: nothing was changed.", None
+        elif outcome:
+            status = outcome.status
+            if form is not None:
+                show_on_form(form, outcome.refusal)
+                error = "Nothing was bought."
+            else:
+                error = f"{outcome.message} Nothing was changed."
     context = _shop_context(match, sides, team, may_shop_for=may_shop_for, form=form, error=error, notice=notice)
     template = "matches/_inducements.html" if request.htmx else "matches/inducements.html"
     return render(request, template, context, status=status)

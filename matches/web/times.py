@@ -11,11 +11,10 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
-from campaigns.errors import NotPermitted, RuleViolation
+from core.pages import refusals
 from matches import policy, times
 from matches.models import Match, TimeProposal
-
-from .common import refused
+from matches.web.common import refused
 
 
 def _local(value: str, tz: str) -> datetime | None:
@@ -50,12 +49,11 @@ def match_times(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect("login")
-        try:
+        with refusals(forbidden_page=True) as outcome:
             error = _post(request, match)
-        except NotPermitted as exc:
-            return refused(request, exc.message)
-        except RuleViolation as exc:
-            error = exc.message
+        if outcome.forbidden:
+            return refused(request, outcome.message)
+        error = outcome.message or error
         if error is None and not request.htmx:
             return redirect("match-detail", pk=pk)
         match = get_object_or_404(Match.objects.select_related("league").prefetch_related("sides__team"), pk=pk)

@@ -9,14 +9,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 
-from campaigns.errors import RuleViolation
+from core.pages import refusals
 from league.models import League
 from teams import services
 from teams.models import Position, Roster
 from teams.policy import may_found_team
-
-from .forms import HireForm, PurchaseForm, TeamForm, price_unit
-from .sheet import own_team, sheet_response, team_write
+from teams.web.forms import HireForm, PurchaseForm, TeamForm, price_unit
+from teams.web.sheet import own_team, sheet_response, team_write
 
 
 @login_required
@@ -27,16 +26,13 @@ def team_create(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("league-detail", pk=pk)
     form = TeamForm(request.POST or None, rosters=Roster.objects.filter(ruleset=league.ruleset))
     if request.method == "POST" and form.is_valid():
-        try:
+        with refusals(form=form):
             team = services.team_create(
                 user=request.user,
                 league=league,
                 name=form.cleaned_data["name"],
                 roster_key=form.cleaned_data["roster"],
             )
-        except RuleViolation as exc:
-            form.add_error(None, exc.message)
-        else:
             messages.success(request, f"{team.name} is founded. Hire your first players.")
             return redirect("team-detail", pk=team.pk)
     return render(request, "league/team_form.html", {"form": form, "league": league})
@@ -46,11 +42,11 @@ def team_create(request: HttpRequest, pk: int) -> HttpResponse:
 def team_ready(request: HttpRequest, pk: int) -> HttpResponse:
     if own_team(request, pk) is None:
         return HttpResponseForbidden("Only this team's coach may declare it ready.")
-    try:
+    with refusals() as outcome:
         services.team_close_creation(team_id=pk, user=request.user)
-        return sheet_response(request, pk, notice="The team is ready: creation prices no longer apply.")
-    except RuleViolation as exc:
-        return sheet_response(request, pk, errors=[exc.message])
+    if outcome:
+        return sheet_response(request, pk, errors=[outcome.message])
+    return sheet_response(request, pk, notice="The team is ready: creation prices no longer apply.")
 
 
 @team_write
@@ -64,7 +60,7 @@ def team_hire(request: HttpRequest, pk: int) -> HttpResponse:
     errors: list[str] = []
     if form.is_valid():
         data = form.cleaned_data
-        try:
+        with refusals() as outcome:
             player = services.team_hire_player(
                 team_id=pk,
                 user=request.user,
@@ -73,9 +69,9 @@ def team_hire(request: HttpRequest, pk: int) -> HttpResponse:
                 number=data.get("number"),
                 role=data.get("role") or "",
             )
+        if not outcome:
             return sheet_response(request, pk, notice=f"Hired {player.name}.")
-        except RuleViolation as exc:
-            errors.append(exc.message)
+        errors.append(outcome.message)
     else:
         errors.extend(f"{field}: {' '.join(msgs)}" for field, msgs in form.errors.items())
     return sheet_response(request, pk, errors=errors, hire_form=form)
@@ -85,11 +81,11 @@ def team_hire(request: HttpRequest, pk: int) -> HttpResponse:
 def team_fire(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
     if own_team(request, pk) is None:
         return HttpResponseForbidden("Only this team's coach may fire its players.")
-    try:
+    with refusals() as outcome:
         player = services.team_fire_player(team_id=pk, player_id=player_id, user=request.user)
-        return sheet_response(request, pk, notice=f"{player.name} is fired.")
-    except RuleViolation as exc:
-        return sheet_response(request, pk, errors=[exc.message])
+    if outcome:
+        return sheet_response(request, pk, errors=[outcome.message])
+    return sheet_response(request, pk, notice=f"{player.name} is fired.")
 
 
 @team_write
@@ -100,11 +96,11 @@ def team_buy(request: HttpRequest, pk: int) -> HttpResponse:
     form = PurchaseForm(request.POST, items=team.league.rules.purchase_items)
     if not form.is_valid():
         return sheet_response(request, pk, errors=["Choose an item and a quantity of at least 1."])
-    try:
+    with refusals() as outcome:
         services.team_purchase(team_id=pk, user=request.user, **form.cleaned_data)
-        return sheet_response(request, pk, notice="Bought.")
-    except RuleViolation as exc:
-        return sheet_response(request, pk, errors=[exc.message])
+    if outcome:
+        return sheet_response(request, pk, errors=[outcome.message])
+    return sheet_response(request, pk, notice="Bought.")
 
 
 @team_write
@@ -116,10 +112,10 @@ def team_learn_ability(request: HttpRequest, pk: int, player_id: int) -> HttpRes
     ability = request.POST.get("ability", "")
     if not ability:
         return sheet_response(request, pk, errors=["Choose the ability to learn."])
-    try:
+    with refusals() as outcome:
         player = services.team_learn_ability(team_id=pk, player_id=player_id, user=request.user, ability=ability)
-    except RuleViolation as exc:
-        return sheet_response(request, pk, errors=[exc.message])
+    if outcome:
+        return sheet_response(request, pk, errors=[outcome.message])
     return sheet_response(request, pk, notice=f"{player.name} learned {team.league.rules.words.humanise(ability)}.")
 
 
@@ -128,8 +124,8 @@ def team_cancel_residency(request: HttpRequest, pk: int) -> HttpResponse:
     """R (Blitz Bowl): a home stadium can be cancelled at any time for 5,000 gil (H `residency.cancel_cost`)."""
     if own_team(request, pk) is None:
         return HttpResponseForbidden("Only this team's coach may cancel its home stadium.")
-    try:
+    with refusals() as outcome:  # a Conflict too: nothing to cancel any more, or the team owns the stadium
         services.team_cancel_residency(team_id=pk, user=request.user)
-    except RuleViolation as exc:  # includes Conflict: nothing to cancel any more, or the team owns the stadium
-        return sheet_response(request, pk, errors=[exc.message])
+    if outcome:
+        return sheet_response(request, pk, errors=[outcome.message])
     return sheet_response(request, pk, notice="The home stadium is cancelled.")

@@ -55,7 +55,7 @@ def test_the_commissioner_resolves_a_disputed_result_from_the_queue(
 
     page.evaluate("window.__sameDocument = true")
     item.get_by_label("Reason").fill("The referee's notes show it in time.")
-    with page.expect_response(lambda r: r.url.endswith("/queue/") and r.request.method == "POST") as ruled:
+    with page.expect_response(lambda r: r.url.endswith("/queue/confirm/") and r.request.method == "POST") as ruled:
         item.get_by_role("button", name="Confirm as is").click()
     assert ruled.value.status == 200 and ruled.value.request.headers.get("hx-request") == "true"
 

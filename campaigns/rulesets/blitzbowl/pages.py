@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from campaigns.rulesets.presentation import ResultField
+
 from .prematch import ITEM_WORDS, weather_words
 from .words import humanise
 
@@ -14,6 +16,17 @@ __all__ = ["INDUCEMENT_ITEMS", "weather_words"]
 
 RESULT_FORM = "player_counters"
 REPORT_SECTIONS = ("lines_counters", "performances")
+
+#: A player's row on the result form (rules/blitzbowl.md "Result"): his counters, and an injury with the
+#: attribute it lowered.
+RESULT_ROW_FIELDS = (
+    ResultField("touchdowns", "Touchdowns", abbr="TD"),
+    ResultField("casualties", "Casualties", abbr="CAS"),
+    ResultField("completions", "Completions", abbr="CP"),
+    ResultField("interceptions", "Interceptions", abbr="INT"),
+    ResultField("injury", "Injury", kind="choice", choices="injury"),
+    ResultField("stat", "Stat lost", kind="choice", choices="stat"),
+)
 
 #: The inducements a team may buy (rules/blitzbowl.md "Inducements"), in the shop's order, with their names.
 INDUCEMENT_ITEMS = MappingProxyType(dict(ITEM_WORDS))

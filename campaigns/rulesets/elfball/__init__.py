@@ -26,6 +26,7 @@ class ElfBall(Ruleset):
     # presentation: match pages (pages.py)
     pages = pages
     result_form = pages.RESULT_FORM
+    result_row_fields = pages.RESULT_ROW_FIELDS
     match_report_sections = pages.REPORT_SECTIONS
     decision_widgets = pages.DECISION_WIDGETS
     economy = "points"

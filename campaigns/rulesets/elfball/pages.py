@@ -8,10 +8,28 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from campaigns.rulesets.presentation import ResultField
+
 from .words import humanise
 
 RESULT_FORM = "goals_on_field"
 REPORT_SECTIONS = ("lines_tests", "goals", "grit")
+
+#: A player's row on the result form (rules/elfball.md "Injuries", "Magic Potion"): his Grit outcome and the
+#: attribute a lasting injury lowered; a potion he drank, only for a team with Magic Potions in stock.
+RESULT_ROW_FIELDS = (
+    ResultField("injury", "Grit outcome", kind="choice", choices="grit"),
+    ResultField(
+        "attribute", "Attribute lowered", hint="(lasting injury, highest tied)", kind="choice", choices="attribute"
+    ),
+    ResultField("potion", "Magic Potion (D12)", kind="choice", choices="potion", numbers=True, stock="magic_potion"),
+    ResultField(
+        "potion_ability", "Potion ability (on a 7)", kind="choice", choices="basic_ability", stock="magic_potion"
+    ),
+    ResultField(
+        "potion_attribute", "Potion attribute (on a 2)", kind="choice", choices="attribute", stock="magic_potion"
+    ),
+)
 
 DECISION_WIDGETS = MappingProxyType({"abilities": "abilities", "lasting_injury": "lasting_injury"})
 

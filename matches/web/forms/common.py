@@ -20,6 +20,7 @@ __all__ = [
     "path_tokens",
     "player_label",
     "player_select",
+    "row_field",
     "short_label",
     "words",
 ]
@@ -42,6 +43,16 @@ def player_select(label: str, player, choices, initial, *, numbers: bool = False
             label=label, coerce=int, required=False, empty_value=None, choices=choices, initial=initial, widget=widget
         )
     return forms.ChoiceField(label=label, required=False, choices=choices, initial=initial, widget=widget)
+
+
+def row_field(spec, player, choices: Mapping[str, list], initial) -> forms.Field:
+    """A field of a player's row on a result form as its ruleset declares it (`ResultField`): a number box, or
+    a select of the ruleset's choices — named for screen readers by the field's label and the player."""
+    if spec.kind == "count":
+        return number(
+            spec.label, required=False, initial=initial or 0, **{"aria-label": f"{spec.label}: {player.name}"}
+        )
+    return player_select(spec.label, player, choices.get(spec.choices, []), initial, numbers=spec.numbers)
 
 
 def player_label(player) -> str:

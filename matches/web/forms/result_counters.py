@@ -1,23 +1,15 @@
 """The "player_counters" result form (Blitz Bowl, api-v1 "Result body"): per team its line, per player of both
-teams his touchdowns, casualties, completions, interceptions and injury."""
+teams the row its ruleset declares (`result_row_fields`: counters, an injury and the stat it lowered)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from django import forms
 
 from campaigns.errors import RuleViolation
-
-from .common import number, player_label, player_select
-
-RESULT_STATS = (
-    ("touchdowns", "Touchdowns", "TD"),
-    ("casualties", "Casualties", "CAS"),
-    ("completions", "Completions", "CP"),
-    ("interceptions", "Interceptions", "INT"),
-)
+from matches.web.forms.common import number, player_label, row_field
 
 _RESULT_PATH = re.compile(r"^(teams|players)\[(\d+)\](?:\.(\w+))?")
 
@@ -28,7 +20,7 @@ class ResultForm(forms.Form):
 
     #: What the form takes from the match beyond its teams, players, choices and result (the result page hands
     #: each form only these).
-    needs: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ("row_fields",)
 
     def __init__(
         self,
@@ -36,12 +28,15 @@ class ResultForm(forms.Form):
         teams: list,
         players: Mapping[int, list],
         choices: Mapping[str, list],
+        row_fields: Sequence,
         result: Mapping | None = None,
         **kwargs,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.teams = teams
         self.players = players
+        #: A player's row, as the ruleset declares it (campaigns/rulesets/presentation.py `ResultField`).
+        self.row_fields = tuple(row_fields)
         self._sent_players: list = []
         lines = {line["team"]: line for line in (result or {}).get("teams", [])}
         rows = {row["player"]: row for row in (result or {}).get("players", [])}
@@ -72,14 +67,8 @@ class ResultForm(forms.Form):
             for player in players.get(team.pk, []):
                 row = rows.get(player.pk, {})
                 prefix = f"player_{player.pk}_"
-                for key, label, _ in RESULT_STATS:
-                    self.fields[prefix + key] = number(
-                        label, required=False, initial=row.get(key, 0), **{"aria-label": f"{label}: {player.name}"}
-                    )
-                self.fields[prefix + "injury"] = player_select(
-                    "Injury", player, choices["injury"], row.get("injury", "")
-                )
-                self.fields[prefix + "stat"] = player_select("Stat lost", player, choices["stat"], row.get("stat", ""))
+                for spec in self.row_fields:
+                    self.fields[prefix + spec.key] = row_field(spec, player, choices, row.get(spec.key, ""))
 
     # The template walks teams, then their players' rows of bound fields.
     def sections(self) -> list[dict]:
@@ -90,11 +79,11 @@ class ResultForm(forms.Form):
             rows = []
             for player in self.players.get(team.pk, []):
                 prefix_p = f"player_{player.pk}_"
-                keys_p = [k for k, _, _ in RESULT_STATS] + ["injury", "stat"]
-                rows.append(
-                    {"player": player, "label": player_label(player), "fields": [self[prefix_p + k] for k in keys_p]}
-                )
-            out.append({"team": team, "fields": [self[prefix + k] for k in keys], "rows": rows})
+                fields = [self[prefix_p + spec.key] for spec in self.row_fields]
+                rows.append({"player": player, "label": player_label(player), "fields": fields})
+            out.append(
+                {"team": team, "fields": [self[prefix + k] for k in keys], "columns": self.row_fields, "rows": rows}
+            )
         return out
 
     def body(self) -> dict:
@@ -119,7 +108,7 @@ class ResultForm(forms.Form):
         for team in self.teams:
             for player in self.players.get(team.pk, []):
                 prefix = f"player_{player.pk}_"
-                stats = {key: data[prefix + key] or 0 for key, _, _ in RESULT_STATS}
+                stats = {spec.key: data[prefix + spec.key] or 0 for spec in self.row_fields if spec.kind == "count"}
                 injury = data[prefix + "injury"]
                 if not any(stats.values()) and not injury:
                     continue

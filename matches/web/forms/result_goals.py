@@ -4,14 +4,13 @@ the field; per player his Grit Challenge outcome and Magic Potion. The choices a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
 
 from campaigns.errors import RuleViolation
-
-from .common import named_message, path_tokens, player_label, player_select, short_label
+from matches.web.forms.common import named_message, path_tokens, player_label, row_field, short_label
 
 
 class ElfBallResultForm(forms.Form):
@@ -22,7 +21,7 @@ class ElfBallResultForm(forms.Form):
 
     #: What the form takes from the match beyond its teams, players, choices and result (the result page hands
     #: each form only these).
-    needs: tuple[str, ...] = ("hr", "tests_to_win")
+    needs: tuple[str, ...] = ("hr", "tests_to_win", "row_fields")
 
     template = "matches/result_elfball.html"
 
@@ -33,6 +32,7 @@ class ElfBallResultForm(forms.Form):
         players: Mapping[int, list],
         hr: Mapping,
         tests_to_win: int | None,
+        row_fields: Sequence,
         stock: Mapping[int, int] | None = None,
         choices: Mapping[str, list] | None = None,
         result: Mapping | None = None,
@@ -41,9 +41,10 @@ class ElfBallResultForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.teams = teams
         self.players = players
+        #: A player's row, as the ruleset declares it (campaigns/rulesets/presentation.py `ResultField`).
+        self.row_fields = tuple(row_fields)
         #: Magic Potions each team has in stock (rules/elfball.md "Magic Potion"): its players' potion fields.
         self.stock = stock if stock is not None else {t.pk: t.staff.get("magic_potion", 0) for t in teams}
-        stock = self.stock
         self.tests_to_win = max(1, int(tests_to_win or hr.get("tests_to_win", 2)))
         self._sent: dict[str, list] = {"teams": [], "goals": [], "players": [], "potions": []}
         result = result or {}
@@ -64,8 +65,6 @@ class ElfBallResultForm(forms.Form):
         }
         potions.update({row.get("player"): row for row in result.get("potions", [])})
         choices = choices or {}
-        outcomes, attributes = choices.get("grit", []), choices.get("attribute", [])
-        basics, rolls = choices.get("basic_ability", []), choices.get("potion", [])
         for team in teams:
             line, prefix = lines.get(team.pk, {}), f"team_{team.pk}_"
             roster = players.get(team.pk, [])
@@ -87,21 +86,21 @@ class ElfBallResultForm(forms.Form):
             )
             for player in roster:
                 row, potion, p = rows.get(player.pk, {}), potions.get(player.pk, {}), f"player_{player.pk}_"
-                self.fields[p + "injury"] = player_select("Grit outcome", player, outcomes, row.get("injury") or "")
-                self.fields[p + "attribute"] = player_select(
-                    "Attribute lowered", player, attributes, row.get("attribute") or ""
-                )
-                if not stock.get(team.pk):
-                    continue
-                self.fields[p + "potion"] = player_select(
-                    "Magic Potion (D12)", player, rolls, potion.get("roll"), numbers=True
-                )
-                self.fields[p + "potion_ability"] = player_select(
-                    "Potion ability (on a 7)", player, basics, potion.get("ability") or ""
-                )
-                self.fields[p + "potion_attribute"] = player_select(
-                    "Potion attribute (on a 2)", player, attributes, potion.get("attribute") or ""
-                )
+                # The stored result's values by the row's keys (a potion's are on its own entry).
+                values = {
+                    "injury": row.get("injury") or "",
+                    "attribute": row.get("attribute") or "",
+                    "potion": potion.get("roll"),
+                    "potion_ability": potion.get("ability") or "",
+                    "potion_attribute": potion.get("attribute") or "",
+                }
+                for spec in self._columns(team):
+                    self.fields[p + spec.key] = row_field(spec, player, choices, values.get(spec.key))
+
+    def _columns(self, team) -> tuple:
+        """The row's fields a team's players have: those needing a support item only when the team has it in
+        stock (Magic Potions)."""
+        return tuple(spec for spec in self.row_fields if not spec.stock or self.stock.get(team.pk))
 
     def _value(self, name: str):
         """The field's value as the page shows it: cleaned, posted, or initial."""
@@ -115,16 +114,11 @@ class ElfBallResultForm(forms.Form):
             prefix = f"team_{team.pk}_"
             goals = [self[f"{prefix}goal_{n}"] for n in range(1, self.tests_to_win + 1)]
             rows = []
+            columns = self._columns(team)
             for player in self.players.get(team.pk, []):
                 p = f"player_{player.pk}_"
-                keys = ["injury", "attribute", "potion", "potion_ability", "potion_attribute"]
-                rows.append(
-                    {
-                        "player": player,
-                        "label": player_label(player),
-                        "fields": [self[p + k] for k in keys if p + k in self.fields],
-                    }
-                )
+                fields = [self[p + spec.key] for spec in columns]
+                rows.append({"player": player, "label": player_label(player), "fields": fields})
             out.append(
                 {
                     "team": team,
@@ -132,6 +126,7 @@ class ElfBallResultForm(forms.Form):
                     "tests_won": sum(1 for g in goals if self._value(g.name)),
                     "flags": [self[prefix + "conceded"], self[prefix + "no_face_off"]],
                     "potions": self.stock.get(team.pk, 0),
+                    "columns": columns,
                     "rows": rows,
                 }
             )
