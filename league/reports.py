@@ -243,7 +243,14 @@ def report_queue_now(*, league: League) -> str | None:
         generate_league_report.apply_async(
             args=[league.pk], kwargs={"now": moment.isoformat(), "regenerate": True}, retry=False
         )
-    except Exception:  # any broker failure (refused, timeout, unknown host) means "not queued"
-        log.warning("report queue unavailable for league %s", league.pk, exc_info=True)
+    except Exception as error:  # any broker failure (refused, timeout, unknown host) means "not queued"
+        # Expected while Redis is down, and answered in words: one line, no traceback (a commissioner tapping
+        # "generate now" again and again must not flood the log with the broker's stack).
+        log.warning(
+            "report queue unavailable for league %s, nothing queued: %s: %s",
+            league.pk,
+            type(error).__name__,
+            " ".join(str(error).split()),
+        )
         return None
     return week_label(moment, league.timezone)
