@@ -1,6 +1,7 @@
 """Result disputes and forfeits (issue 13): a coach who did not enter a result disputes it with a reason instead
-of confirming it; the commissioner rules — confirms it as is, corrects it, or rejects it — and records forfeits
-for overdue matches. Every ruling is in the league's audit (league/audit.py)."""
+of confirming it; the commissioner rules — confirms it as is, corrects it, or rejects it — records forfeits for
+overdue matches, and makes void a match that will not be played. Every ruling is in the league's audit
+(league/audit.py)."""
 
 from __future__ import annotations
 
@@ -143,6 +144,36 @@ def match_forfeit(*, user: AbstractBaseUser, match_id: int, team_id: object, rea
             target=f"match {match.pk}",
             before={"status": lifecycle.Status.SCHEDULED},
             after={"status": match.status, "loser": team_id},
+            reason=text,
+        )
+    return match
+
+
+def match_void(*, user: AbstractBaseUser, match_id: int, reason: object) -> Match:
+    """The commissioner makes a match still to be played void: it will not be played (a team of it was rebuilt,
+    or left the league), takes no result, counts in no table and waits for no one. The season's turn does the
+    same for the unplayed matches of the teams a redraft rebuilds (league/seasons.py); this is the door for one
+    match, e.g. one carried into a new season before that. A knockout's match is not voided: its winner goes on
+    (a forfeit decides it). A reason is required, kept in the audit."""
+    text = _reason(reason)
+    with transaction.atomic():
+        match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
+        if not policy.may_void_match(user, match.league):
+            raise NotPermitted("Only the commissioner makes a match void.")
+        before = match.status
+        lifecycle.next_status(before, lifecycle.Action.VOID)
+        if match.kind in (Match.Kind.PLAYOFF, Match.Kind.FINAL):
+            raise RuleViolation("A knockout match decides who goes on: record a forfeit rather than voiding it.")
+        lifecycle.transition(match, lifecycle.Action.VOID)
+        match.save(update_fields=["status"])
+        league_activity_changed(match.league_id)  # the league page's fixtures
+        audit_record(
+            league=match.league,
+            actor=user,
+            action="void",
+            target=f"match {match.pk}",
+            before={"status": before},
+            after={"status": match.status},
             reason=text,
         )
     return match

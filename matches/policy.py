@@ -77,6 +77,12 @@ def may_forfeit_match(user: AbstractBaseUser, match: Match) -> bool:
     return may_run_league(user, match.league)
 
 
+def may_void_match(user: AbstractBaseUser, league: League) -> bool:
+    """Only the commissioner makes a league's unplayed matches void: one at a time, or by the season's turn as he
+    opens the next season (the matches of the teams a redraft rebuilds)."""
+    return may_run_league(user, league)
+
+
 def may_reject_result(user: AbstractBaseUser, match: Match) -> bool:
     """Only the commissioner sends a submitted result back."""
     return may_run_league(user, match.league)

@@ -33,6 +33,10 @@ class RulingIn(serializers.Serializer):
     result = serializers.JSONField(required=False, help_text="The corrected result body (ruling `correct`).")
 
 
+class VoidIn(serializers.Serializer):
+    reason = TextField(max_length=disputes.REASON_MAX, help_text="Why the match will not be played, in words.")
+
+
 class ForfeitIn(serializers.Serializer):
     team = serializers.IntegerField(help_text="The team at fault: it loses by forfeit.")
     reason = TextField(max_length=disputes.REASON_MAX)
@@ -147,6 +151,16 @@ class ResultActions:
         object_or_404(Match, pk=pk)
         data = validated(ForfeitIn, request.data)
         disputes.match_forfeit(user=request.user, match_id=path_id(pk), team_id=data["team"], reason=data["reason"])
+        return self._out(path_id(pk))
+
+    @extend_schema(request=VoidIn, responses=MatchOut)
+    @action(detail=True, methods=["post"])
+    def void(self, request, pk=None):
+        """The commissioner makes a match still to be played void: it will not be played, takes no result and
+        counts in no table (`reason` required, kept in the audit). A knockout match is refused: forfeit it."""
+        object_or_404(Match, pk=pk)
+        data = validated(VoidIn, request.data)
+        disputes.match_void(user=request.user, match_id=path_id(pk), reason=data["reason"])
         return self._out(path_id(pk))
 
     @extend_schema(request=CorrectIn, responses=MatchOut)

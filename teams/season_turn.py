@@ -57,10 +57,18 @@ def _season_teams(league: League) -> list[SeasonTeam]:
 
 def season_turn_apply(*, user: AbstractBaseUser, league: League, hr: dict, season: int) -> dict:
     """Ask the league's ruleset what the turn to `season` changes (under the house rules `hr` of that season)
-    and apply it; answer a summary for the audit: {rollover, teams, players_released, treasuries}."""
+    and apply it; answer a summary for the audit: {rollover, teams, rebuilt, players_released, treasuries} —
+    `rebuilt` the teams whose players were released or that are back in creation (their unplayed matches are not
+    theirs to play any more: league/seasons.py makes them void)."""
     teams = _season_teams(league)
     turns: tuple[TeamTurn, ...] = league.rules.season_turn(tuple(teams), hr)
-    summary = {"rollover": hr.get("season_rollover", "carry"), "teams": [], "players_released": 0, "treasuries": {}}
+    summary = {
+        "rollover": hr.get("season_rollover", "carry"),
+        "teams": [],
+        "rebuilt": [],
+        "players_released": 0,
+        "treasuries": {},
+    }
     if not turns:
         return summary
     now = timezone.now()
@@ -81,6 +89,7 @@ def season_turn_apply(*, user: AbstractBaseUser, league: League, hr: dict, seaso
     ledger_post_teams(postings=postings, user=user)
     summary.update(
         teams=[turn.team for turn in turns],
+        rebuilt=[turn.team for turn in turns if turn.release or turn.back_in_creation],
         players_released=len(released),
         treasuries={str(t.team): t.treasury for t in turns if t.treasury is not None},
     )

@@ -145,7 +145,8 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         "aftermaths": aftermaths,
         "rolls": rolls,
         "economy": rules.economy,
-        "may_enter_result": match.status != Match.Status.FINAL and policy.may_enter_result(user, match),
+        # Not once final, nor for a void match (never to be played: its teams may have been rebuilt since).
+        "may_enter_result": match.status in lifecycle.OPEN and policy.may_enter_result(user, match),
         "may_confirm": submitted and policy.may_confirm_result(user, match),
         "may_reject": submitted and policy.may_reject_result(user, match),
         # The commissioner corrects a final result (issue 13), with a reason for the audit.
