@@ -15,6 +15,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from campaigns.errors import RuleViolation
@@ -23,6 +24,7 @@ from league.audit import league_audit
 from league.models import InviteLink, League
 from league.policy import may_run_league
 from league.queue import league_queue
+from league.reports import report_resend
 from league.selectors import league_for_viewer
 from matches import disputes
 from matches import services as match_services
@@ -121,6 +123,12 @@ def _act(request: HttpRequest, league: League) -> str:
             match_services.match_reject(user=user, match_id=match.pk, reason=_reason(request))
             return "Result rejected: the match is to be played again."
         raise RuleViolation("Only a disputed result is corrected from the queue.")
+    if action == "resend_report":
+        delivery = _int(request, "delivery")
+        claimed = request.POST.get("claimed", "")
+        if report_resend(user=user, league=league, delivery_id=delivery, claimed=claimed):
+            return gettext("The report was mailed again.")
+        return gettext("Nothing to resend: that mail was resent or delivered already.")
     if action == "forfeit":
         match = _match(request, league)
         disputes.match_forfeit(user=user, match_id=match.pk, team_id=_int(request, "team"), reason=_reason(request))
