@@ -1,7 +1,9 @@
 """The commissioner's queue (contract: docs api-v1 "Result disputes and the commissioner's queue"):
 what waits for him, oldest first — results awaiting confirmation for more than 24 hours, open disputes, overdue
-matches, transfers to approve and requests to join. Three queries whatever the league's size: its waiting
-matches (with their sides and open dispute folded in), its accepted transfers, its pending requests."""
+matches, transfers to approve, requests to join, and weekly-report mails whose delivery was lost (a worker died
+while sending them: `undelivered_report`, resent from here). Three queries whatever the league's size: its
+waiting matches (with their sides and open dispute folded in), its accepted transfers, its pending requests
+with its lost deliveries."""
 
 from __future__ import annotations
 
@@ -9,10 +11,12 @@ import datetime as dt
 import json
 from dataclasses import dataclass, field
 
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import CharField, F, OuterRef, Q, Subquery, Value
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from league.models import JoinRequest, League
+from dugout.reports.services import lost_condition
+from league.models import JoinRequest, League, ReportDelivery
 from league.selectors import json_rows
 from matches.models import Dispute, Match, MatchTeam
 from matches.overdue import overdue_condition
@@ -20,7 +24,7 @@ from teams.models import Transfer
 
 #: A submitted result enters the queue when it has waited this long for the other coach.
 CONFIRMATION_GRACE = dt.timedelta(hours=24)
-KINDS = ("awaiting_confirmation", "disputed", "overdue", "transfer", "join_request")
+KINDS = ("awaiting_confirmation", "disputed", "overdue", "transfer", "join_request", "undelivered_report")
 
 
 @dataclass
@@ -38,6 +42,10 @@ class QueueItem:
     user: str = ""
     status: str = ""
     result_body: dict | None = None
+    #: The lost delivery to resend (kind undelivered_report), and its claim as the resend's token: a resend
+    #: acts only on the claim the commissioner saw, so a second tap (or a second commissioner) mails nothing.
+    delivery: int | None = None
+    claimed: str = ""
 
     @property
     def result_json(self) -> str:
@@ -85,6 +93,51 @@ def _match_item(match: Match, now: dt.datetime) -> QueueItem:
     )
 
 
+def _lost_item(pk: int, claimed_at: dt.datetime, username: str, email: str, week: str) -> QueueItem:
+    return QueueItem(
+        kind="undelivered_report",
+        since=claimed_at,
+        detail=_(
+            "The report of week {week} to {user} ({email}): its worker stopped while mailing it at {at}, and it "
+            "was never marked sent. It may not have arrived."
+        ).format(week=week, user=username, email=email, at=f"{claimed_at:%Y-%m-%d %H:%M}"),
+        delivery=pk,
+        user=username,
+        claimed=claimed_at.isoformat(),
+    )
+
+
+def _requests_and_lost_mails(league: League, now: dt.datetime):
+    """The pending requests to join and the lost report mails, in one query (a UNION: both are few, and the
+    queue keeps its budget): rows (kind, id, since, username, message or e-mail address, week)."""
+    text = CharField()
+    joins = (
+        JoinRequest.objects.filter(league=league, state=JoinRequest.State.PENDING)
+        .annotate(
+            kind=Value("join_request", text),
+            since=F("created_at"),
+            username=F("user__username"),
+            words=F("message"),
+            week_of=Value("", text),
+        )
+        .values_list("kind", "pk", "since", "username", "words", "week_of")
+        .order_by()  # the models' orders are not allowed inside a UNION: the queue sorts its items itself
+    )
+    lost = (
+        ReportDelivery.objects.filter(lost_condition(now=now), league=league)
+        .annotate(
+            kind=Value("undelivered_report", text),
+            since=F("claimed_at"),
+            username=F("user__username"),
+            words=F("user__email"),
+            week_of=F("week"),
+        )
+        .values_list("kind", "pk", "since", "username", "words", "week_of")
+        .order_by()
+    )
+    return joins.union(lost, all=True)
+
+
 def league_queue(*, league: League, now: dt.datetime | None = None) -> list[QueueItem]:
     """Everything waiting for the league's commissioner, oldest first. A match is listed once, under its most
     pressing kind: disputed, then awaiting confirmation, then overdue."""
@@ -116,16 +169,18 @@ def league_queue(*, league: League, now: dt.datetime | None = None) -> list[Queu
                 transfer=t.pk,
             )
         )
-    joins = JoinRequest.objects.filter(league=league, state=JoinRequest.State.PENDING).select_related("user")
-    for j in joins.order_by("created_at", "id"):
-        message = f": “{j.message}”" if j.message else ""
+    for kind, pk, since, username, words, week in _requests_and_lost_mails(league, now):
+        if kind == "undelivered_report":
+            items.append(_lost_item(pk, since, username, words, week))
+            continue
+        message = f": “{words}”" if words else ""
         items.append(
             QueueItem(
                 kind="join_request",
-                since=j.created_at,
-                detail=f"{j.user.get_username()} asks to join{message}",
-                join_request=j.pk,
-                user=j.user.get_username(),
+                since=since,
+                detail=f"{username} asks to join{message}",
+                join_request=pk,
+                user=username,
             )
         )
     items.sort(key=lambda item: (item.since, KINDS.index(item.kind), item.match or 0))

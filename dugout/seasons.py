@@ -91,10 +91,37 @@ def _champion(league: League, table: list[dict]) -> int | None:
     return table[0]["team"] if table and table[0]["played"] else None
 
 
-def _turn_words(turn: dict) -> str:
+def _turn_words(turn: dict, voided: list[int]) -> str:
     if turn["rollover"] != "redraft":
         return ""
-    return f" with a redraft ({len(turn['teams'])} team(s) rebuilt, {turn['players_released']} player(s) released)"
+    void = f", {len(voided)} unplayed match(es) void" if voided else ""
+    return (
+        f" with a redraft ({len(turn['teams'])} team(s) rebuilt, {turn['players_released']} player(s) released{void})"
+    )
+
+
+def _void_rebuilt_fixtures(*, user: AbstractBaseUser, league: League, season: int, team_ids: list[int]) -> list[int]:
+    """The closing season's unplayed matches that a team the turn rebuilt plays in become void, in the turn's
+    transaction; their ids (oldest first). A rebuilt team is another team (its players released, back in
+    creation, maybe none hired yet): the fixture made for the old one is not carried for the new one to play,
+    and no coach is asked for its result. It stays in its closed season, marked void; matches of teams the turn
+    left as they were still carry (docs/decisions.md, "Unplayed matches at a redraft"). The commissioner's
+    (`matches.policy.may_void_match`), moved as the lifecycle moves one (`scheduled --void--> void`)."""
+    from matches import lifecycle
+    from matches import policy as match_policy
+    from matches.models import Match
+
+    if not team_ids:
+        return []
+    if not match_policy.may_void_match(user, league):
+        raise NotPermitted("Only the league's commissioner can make its unplayed matches void.")
+    scheduled = lifecycle.Status.SCHEDULED
+    void = lifecycle.next_status(scheduled, lifecycle.Action.VOID)
+    unplayed = Match.objects.filter(league=league, season=season, status=scheduled, sides__team_id__in=team_ids)
+    ids = sorted(set(unplayed.values_list("pk", flat=True)))
+    if ids:
+        Match.objects.filter(pk__in=ids, status=scheduled).update(status=void)
+    return ids
 
 
 def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "", reason: object = "") -> Season:
@@ -138,11 +165,13 @@ def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "",
         league.save(update_fields=["season", "house_rules_overrides", "house_rules_next_season"])
         opened = Season.objects.create(league=league, number=league.season, name=name, started_at=now)
         # I: a match scheduled and not played is still to be played: it moves to the season that opens (a closed
-        # season's table is frozen, so a result there would count nowhere).
+        # season's table is frozen, so a result there would count nowhere) — unless a team of it was rebuilt by
+        # the turn: then it is void, and stays in the closed season.
         # The turn is the opening season's: under its house rules, "from next season" ones included (the
         # league's cached `house_rules` were read before the merge).
         opening_rules = house_rules.merge(league.rules.default_house_rules(), league.house_rules_overrides)
         turn = season_turn_apply(user=user, league=league, hr=opening_rules, season=opened.number)
+        voided = _void_rebuilt_fixtures(user=user, league=league, season=closing.number, team_ids=turn["rebuilt"])
         carried = Match.objects.filter(league=league, season=closing.number, status=Match.Status.SCHEDULED).update(
             season=opened.number
         )
@@ -154,9 +183,16 @@ def season_start_next(*, user: AbstractBaseUser, league_id: int, name: str = "",
             action="season",
             target=f"season {closing.number}",
             before={"season": closing.number, "champion": closing.champion_id},
-            after={"season": opened.number, "name": opened.name, "fixtures_carried": carried, "turn": turn},
+            after={
+                "season": opened.number,
+                "name": opened.name,
+                "fixtures_carried": carried,
+                "fixtures_void": voided,
+                "turn": turn,
+            },
             reason=reason_with(
-                f"Season {closing.number} closed; season {opened.number} opened" + _turn_words(turn) + ".", reason
+                f"Season {closing.number} closed; season {opened.number} opened" + _turn_words(turn, voided) + ".",
+                reason,
             ),
         )
     return opened

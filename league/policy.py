@@ -70,3 +70,9 @@ def may_play_in_league(user: AbstractBaseUser, league: League) -> bool:
 def may_manage_divisions(user: AbstractBaseUser, league: League) -> bool:
     """A league's commissioners create, rename and delete its divisions and place its teams in them."""
     return may_run_league(user, league)
+
+
+def may_resend_report(user: AbstractBaseUser, league: League) -> bool:
+    """A league's commissioners resend a weekly report's mail whose delivery was lost (its worker died while
+    sending it): they see those in their queue."""
+    return may_run_league(user, league)

@@ -40,6 +40,7 @@ class Available:
     rule: bool = False  # rule on a dispute
     prematch: bool = False  # walk the pre-match sequence
     forfeit: bool = False
+    void: bool = False  # a match still to be played will not be: no result, no table
 
     @property
     def actions(self) -> frozenset[str]:
@@ -59,6 +60,7 @@ _MAY: dict[str, Callable[[AbstractBaseUser, Match], bool]] = {
     Action.DISPUTE: policy.may_dispute_result,
     Action.PREMATCH: policy.may_run_prematch,
     Action.FORFEIT: policy.may_forfeit_match,
+    Action.VOID: lambda user, match: policy.may_void_match(user, match.league),
 }
 
 #: Every action `available` answers, in `Available`'s order.
@@ -71,6 +73,8 @@ def _opens(match: Match, action: str) -> bool:
         return match.status == Status.DISPUTED
     if action == Action.PREMATCH and not match.league.rules.prematch_steps:
         return False  # a ruleset without a pre-match sequence has none to walk
+    if action == Action.VOID and match.kind in (match.Kind.PLAYOFF, match.Kind.FINAL):
+        return False  # a knockout's match decides who goes on: a forfeit, not a void
     return lifecycle.allowed(match.status, action)
 
 

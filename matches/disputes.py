@@ -1,6 +1,7 @@
 """Result disputes and forfeits: a coach who did not enter a result disputes it with a reason instead
-of confirming it; the commissioner rules — confirms it as is, corrects it, or rejects it — and records forfeits
-for overdue matches. Every ruling is in the league's audit (league/audit.py)."""
+of confirming it; the commissioner rules — confirms it as is, corrects it, or rejects it — records forfeits for
+overdue matches, and makes void a match that will not be played. Every ruling is in the league's audit
+(league/audit.py)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,9 @@ from django.utils import timezone
 from campaigns.errors import NotPermitted, RuleViolation
 from league.audit import audit_record
 from league.models import league_activity_changed, league_table_changed
-
-from . import lifecycle, policy, schedules
-from .locks import lock_teams
-from .models import Dispute, Match, MatchTeam
+from matches import lifecycle, policy, schedules
+from matches.locks import lock_teams
+from matches.models import Dispute, Match, MatchTeam
 
 #: A reason is words: long enough to say something, short enough for the queue.
 REASON_MAX = 2000
@@ -68,7 +68,7 @@ def match_rule_dispute(
     """The commissioner's ruling on a disputed result: `confirm` it as is, `correct` it (the corrected result
     `body` replaces it and is confirmed in the same transaction) or `reject` it (the match is to be played again).
     """
-    from . import services
+    from matches import services
 
     if ruling not in RULINGS:
         raise RuleViolation(f"A ruling is one of {', '.join(RULINGS)}.", field="ruling")
@@ -143,6 +143,36 @@ def match_forfeit(*, user: AbstractBaseUser, match_id: int, team_id: object, rea
             target=f"match {match.pk}",
             before={"status": lifecycle.Status.SCHEDULED},
             after={"status": match.status, "loser": team_id},
+            reason=text,
+        )
+    return match
+
+
+def match_void(*, user: AbstractBaseUser, match_id: int, reason: object) -> Match:
+    """The commissioner makes a match still to be played void: it will not be played (a team of it was rebuilt,
+    or left the league), takes no result, counts in no table and waits for no one. The season's turn does the
+    same for the unplayed matches of the teams a redraft rebuilds (dugout/seasons.py); this is the door for one
+    match, e.g. one carried into a new season before that. A knockout's match is not voided: its winner goes on
+    (a forfeit decides it). A reason is required, kept in the audit."""
+    text = _reason(reason)
+    with transaction.atomic():
+        match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
+        if not policy.may_void_match(user, match.league):
+            raise NotPermitted("Only the commissioner makes a match void.")
+        before = match.status
+        lifecycle.next_status(before, lifecycle.Action.VOID)
+        if match.kind in (Match.Kind.PLAYOFF, Match.Kind.FINAL):
+            raise RuleViolation("A knockout match decides who goes on: record a forfeit rather than voiding it.")
+        lifecycle.transition(match, lifecycle.Action.VOID)
+        match.save(update_fields=["status"])
+        league_activity_changed(match.league_id)  # the league page's fixtures
+        audit_record(
+            league=match.league,
+            actor=user,
+            action="void",
+            target=f"match {match.pk}",
+            before={"status": before},
+            after={"status": match.status},
             reason=text,
         )
     return match

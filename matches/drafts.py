@@ -16,10 +16,9 @@ from django.utils import timezone
 
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.rulesets.base import CAN_PLAY
+from matches import lifecycle, policy, services
+from matches.models import DraftEvent, Match, MatchDraft
 from teams.models import Player
-
-from . import lifecycle, policy, services
-from .models import DraftEvent, Match, MatchDraft
 
 KEY = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 
@@ -50,6 +49,8 @@ def _locked(user: AbstractBaseUser, match: Match) -> tuple[Match, MatchDraft]:
         raise NotPermitted("Only a coach of a team in this match or the commissioner can keep its live sheet.")
     if not lifecycle.allowed(match.status, lifecycle.Action.SUBMIT):
         raise RuleViolation("This match's result is final: its live sheet is closed.")
+    if match.status == Match.Status.VOID:
+        raise RuleViolation(str(lifecycle.VOID_REFUSAL))
     draft, _ = MatchDraft.objects.get_or_create(match=match)
     return match, draft
 

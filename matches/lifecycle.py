@@ -10,6 +10,11 @@ status, and the one function every match service calls before it changes (or act
     disputed --submit--> submitted    (corrected, and confirmed in the same ruling)
     disputed --reject--> scheduled
     scheduled --forfeit--> final      (the commissioner, for an overdue match: no post-match sequence)
+    scheduled --void--> void          (the commissioner, or the season's turn for the teams a redraft rebuilds:
+                                       never to be played)
+
+`void` is an end like `final`, but of a match that was not played: it takes no result, counts in no table and
+waits for no one (it is neither `OPEN` nor `WAITING`); every action on it is refused in its own words.
 
 The pre-match sequence (its steps and the inducement shopping) runs only while the match is scheduled: it is
 in the table as an action that keeps the status. Anything not in the table is refused with
@@ -22,6 +27,7 @@ Pure: no ORM, no I/O — `transition` only reads and sets `match.status`; the se
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from campaigns.errors import RuleViolation
 
@@ -31,6 +37,7 @@ class Status(models.TextChoices):
     SUBMITTED = "submitted", "Result submitted"
     DISPUTED = "disputed", "Result disputed"
     FINAL = "final", "Final"
+    VOID = "void", _("Void")
 
 
 class Action(models.TextChoices):
@@ -41,6 +48,7 @@ class Action(models.TextChoices):
     PREMATCH = "prematch", "Run the pre-match sequence"
     DISPUTE = "dispute", "Dispute the submitted result"
     FORFEIT = "forfeit", "Record a forfeit"
+    VOID = "void", _("Void the match")
 
 
 #: (status now, action) → status after. The whole lifecycle: what is not here is refused.
@@ -56,6 +64,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     (Status.DISPUTED, Action.REJECT): Status.SCHEDULED,
     (Status.DISPUTED, Action.SUBMIT): Status.SUBMITTED,
     (Status.SCHEDULED, Action.FORFEIT): Status.FINAL,
+    (Status.SCHEDULED, Action.VOID): Status.VOID,
 }
 
 #: The statuses in which a result waits for someone (a season cannot close while a match is in one).
@@ -77,7 +86,10 @@ REFUSALS: dict[str, str] = {
     Action.PREMATCH: "The result is in: the pre-match sequence is closed.",
     Action.DISPUTE: "Only a submitted result can be disputed.",
     Action.FORFEIT: "Only a match still to be played can be forfeited.",
+    Action.VOID: _("Only a match still to be played can be made void."),
 }
+#: What any action on a void match says (it has no next move at all, whatever is asked of it).
+VOID_REFUSAL = _("This match is void: it will not be played, and nothing more is recorded for it.")
 
 
 class TransitionRefused(RuleViolation):
@@ -101,7 +113,13 @@ def next_status(status: str, action: str) -> str:
     try:
         return TRANSITIONS[(status, action)]
     except KeyError:
-        raise TransitionRefused(REFUSALS[action], status=status, action=action) from None
+        raise TransitionRefused(refusal(status, action), status=status, action=action) from None
+
+
+def refusal(status: str, action: str) -> str:
+    """What `action` refused in `status` says: a void match's own words whatever is asked of it, else the
+    action's."""
+    return str(VOID_REFUSAL if status == Status.VOID else REFUSALS[action])
 
 
 def transition(match, action: str) -> str:

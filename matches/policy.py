@@ -12,10 +12,9 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from league.models import League
 from league.policy import may_play_in_league, may_run_league
+from matches.models import Match
 from teams.models import Team
 from teams.policy import may_coach_team
-
-from .models import Match
 
 
 def _teams(match: Match) -> list[Team]:
@@ -75,6 +74,12 @@ def may_rule_on_dispute(user: AbstractBaseUser, match: Match) -> bool:
 def may_forfeit_match(user: AbstractBaseUser, match: Match) -> bool:
     """Only the commissioner records a forfeit."""
     return may_run_league(user, match.league)
+
+
+def may_void_match(user: AbstractBaseUser, league: League) -> bool:
+    """Only the commissioner makes a league's unplayed matches void: one at a time, or by the season's turn as he
+    opens the next season (the matches of the teams a redraft rebuilds)."""
+    return may_run_league(user, league)
 
 
 def may_reject_result(user: AbstractBaseUser, match: Match) -> bool:

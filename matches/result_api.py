@@ -13,10 +13,9 @@ from core.api.errors import validated
 from core.api.fields import TextField
 from core.api.lookup import object_or_404, path_id
 from league.audit import REASON_MAX
-
-from . import corrections, disputes, services
-from .models import Match
-from .serializers import MatchActionsOut
+from matches import corrections, disputes, services
+from matches.models import Match
+from matches.serializers import MatchActionsOut
 
 
 class RejectIn(serializers.Serializer):
@@ -31,6 +30,10 @@ class RulingIn(serializers.Serializer):
     ruling = serializers.ChoiceField(choices=disputes.RULINGS)
     reason = TextField(max_length=disputes.REASON_MAX)
     result = serializers.JSONField(required=False, help_text="The corrected result body (ruling `correct`).")
+
+
+class VoidIn(serializers.Serializer):
+    reason = TextField(max_length=disputes.REASON_MAX, help_text="Why the match will not be played, in words.")
 
 
 class ForfeitIn(serializers.Serializer):
@@ -147,6 +150,16 @@ class ResultActions:
         object_or_404(Match, pk=pk)
         data = validated(ForfeitIn, request.data)
         disputes.match_forfeit(user=request.user, match_id=path_id(pk), team_id=data["team"], reason=data["reason"])
+        return self._out(path_id(pk))
+
+    @extend_schema(request=VoidIn, responses=MatchActionsOut)
+    @action(detail=True, methods=["post"])
+    def void(self, request, pk=None):
+        """The commissioner makes a match still to be played void: it will not be played, takes no result and
+        counts in no table (`reason` required, kept in the audit). A knockout match is refused: forfeit it."""
+        object_or_404(Match, pk=pk)
+        data = validated(VoidIn, request.data)
+        disputes.match_void(user=request.user, match_id=path_id(pk), reason=data["reason"])
         return self._out(path_id(pk))
 
     @extend_schema(request=CorrectIn, responses=MatchActionsOut)

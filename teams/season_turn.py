@@ -17,10 +17,9 @@ from django.utils import timezone
 from campaigns.rulesets.base import PlayerState
 from campaigns.rulesets.season import SeasonTeam, TeamTurn
 from league.models import League
-
-from .models import LedgerEntry, Player, Team
-from .selectors import latest_balance
-from .services import Posting, ledger_post_teams
+from teams.models import LedgerEntry, Player, Team
+from teams.selectors import latest_balance
+from teams.services import Posting, ledger_post_teams
 
 #: The ledger kind of a treasury set to the redraft budget.
 REDRAFT_KIND = "redraft"
@@ -57,10 +56,18 @@ def _season_teams(league: League) -> list[SeasonTeam]:
 
 def season_turn_apply(*, user: AbstractBaseUser, league: League, hr: dict, season: int) -> dict:
     """Ask the league's ruleset what the turn to `season` changes (under the house rules `hr` of that season)
-    and apply it; answer a summary for the audit: {rollover, teams, players_released, treasuries}."""
+    and apply it; answer a summary for the audit: {rollover, teams, rebuilt, players_released, treasuries} —
+    `rebuilt` the teams whose players were released or that are back in creation (their unplayed matches are not
+    theirs to play any more: dugout/seasons.py makes them void)."""
     teams = _season_teams(league)
     turns: tuple[TeamTurn, ...] = league.rules.season_turn(tuple(teams), hr)
-    summary = {"rollover": hr.get("season_rollover", "carry"), "teams": [], "players_released": 0, "treasuries": {}}
+    summary = {
+        "rollover": hr.get("season_rollover", "carry"),
+        "teams": [],
+        "rebuilt": [],
+        "players_released": 0,
+        "treasuries": {},
+    }
     if not turns:
         return summary
     now = timezone.now()
@@ -81,6 +88,7 @@ def season_turn_apply(*, user: AbstractBaseUser, league: League, hr: dict, seaso
     ledger_post_teams(postings=postings, user=user)
     summary.update(
         teams=[turn.team for turn in turns],
+        rebuilt=[turn.team for turn in turns if turn.release or turn.back_in_creation],
         players_released=len(released),
         treasuries={str(t.team): t.treasury for t in turns if t.treasury is not None},
     )

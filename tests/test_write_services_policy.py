@@ -338,6 +338,9 @@ CALLS: dict[str, Call] = {
     "matches.disputes.match_forfeit": Call(
         lambda w: {"match_id": w.scheduled.pk, "team_id": w.away.pk, "reason": "No show."}, lambda w: w.commissioner
     ),
+    "matches.disputes.match_void": Call(
+        lambda w: {"match_id": w.scheduled.pk, "reason": "The away team left."}, lambda w: w.commissioner
+    ),
     "league.joining.invite_link_create": Call(lambda w: {"league": w.league}, lambda w: w.commissioner),
     "league.joining.invite_link_revoke": Call(lambda w: {"link_id": w.invite_link.pk}, lambda w: w.commissioner),
     "league.joining.invite_link_join": Call(lambda w: {"token": w.invite_link.token}, lambda w: w.carol),

@@ -46,6 +46,29 @@ def check_inputs(teams: Sequence[int], *, legs: int, start: dt.date, days_per_ro
         raise RuleViolation("A round lasts at least one day.", field="days_per_round")
 
 
+def pair_run(a: int, b: int, *, legs: int, previous: Mapping[int, Sequence[int]] | None = None) -> int:
+    """How many times in a row `a` and `b` would have met at the end of a round robin of the two alone: its `legs`
+    meetings after the run of meetings each already has against the other (the longer of the two). R
+    (../shared/rules/blitzbowl.md, "League"): more than the limit means two teams cannot play a round robin
+    alone: a third is needed for them to meet someone else in between."""
+    previous = previous or {}
+    runs = []
+    for team, other in ((a, b), (b, a)):
+        last, run = trailing_run(previous.get(team, ()))
+        runs.append((run if last == other else 0) + legs)
+    return max(runs)
+
+
+def teams_needed(
+    teams: Sequence[int], *, legs: int, limit: int | None, previous: Mapping[int, Sequence[int]] | None = None
+) -> int:
+    """The fewest teams a round robin of `teams` needs: two; three when `teams` are two who would meet more than
+    `limit` times in a row (`pair_run`; the rule cited there)."""
+    if len(teams) == 2 and limit and pair_run(teams[0], teams[1], legs=legs, previous=previous) > limit:
+        return 3
+    return 2
+
+
 def circle_rounds(teams: Sequence[int]) -> list[_Slots]:
     """One leg by the circle method: per round its pairings and the team that rests (if any), natural order."""
     seats: list[int | None] = [None, *teams] if len(teams) % 2 else list(teams)

@@ -36,6 +36,9 @@ class QueueItemOut(serializers.Serializer):
     detail = serializers.CharField()
     transfer = serializers.IntegerField(allow_null=True, help_text="The transfer to approve (kind transfer).")
     join_request = serializers.IntegerField(allow_null=True, help_text="The request to decide (kind join_request).")
+    delivery = serializers.IntegerField(
+        allow_null=True, help_text="The lost report mail, resent from the queue's page (kind undelivered_report)."
+    )
 
 
 class AdjustmentIn(serializers.Serializer):

@@ -276,10 +276,14 @@ class LeagueViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
             raise NotPermitted("Only the commissioner can have the report written now.")
         week = report_queue_now(league=league)
         if week is None:
-            return Response(
+            unavailable = Response(
                 {"detail": "The report queue is unavailable right now: nothing was queued. Try again later."},
                 status=status.HTTP_503_SERVICE_UNAVAILABLE,
             )
+            # `report_queue_now` has logged the one warning this expected 503 deserves: Django's request logger
+            # honours its own "already logged" mark and adds no ERROR line of its own.
+            unavailable._has_been_logged = True
+            return unavailable
         return Response({"status": "queued", "week": week}, status=status.HTTP_202_ACCEPTED)
 
 

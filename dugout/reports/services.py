@@ -4,7 +4,9 @@ at most once each. The Celery tasks in `dugout.tasks` are thin wrappers around t
 The mail goes through an outbox (`ReportDelivery`, one row per member): the rows are written in the report's
 transaction, and only after it commits is each row claimed by one worker (a conditional update), mailed, and
 marked sent. A worker killed before the claim leaves the row pending (the task's redelivery mails it); killed
-after it, the row stays `sending` and is never mailed again (it may have gone out): at most once.
+after it, the row stays `sending` and is never mailed again by the workers (it may have gone out): at most
+once. Such a row is shown in the commissioner's queue once it is surely lost (`lost_condition`), and he may
+resend it with one tap (`report_resend`), once.
 
 A report is labelled by the ISO week in which it is written, in the league's time zone, and covers the seven
 days before that moment (written on Monday at 08:00, the default, it covers the week just played).
@@ -20,13 +22,19 @@ from xml.sax.saxutils import escape
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.db.models import Q
 from django.http import HttpRequest
 from django.template.loader import get_template, render_to_string
 from django.urls import get_resolver, reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from campaigns.errors import NotPermitted, RuleViolation
+from league import policy
+from league.audit import audit_record
 from league.models import League, LeagueReport, Membership, ReportDelivery, league_activity_changed
 from league.webhooks.emit import event_emit
 
@@ -186,6 +194,72 @@ def report_mail(*, report_id: int) -> int:
     return sent
 
 
+def lost_after() -> timedelta:
+    """How long a delivery may stay `sending` before it is lost: its worker is gone for sure once the task's hard
+    time limit has passed (twice over, and at least ten minutes)."""
+    return max(timedelta(minutes=10), 2 * timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT))
+
+
+def lost_condition(*, now: datetime | None = None) -> Q:
+    """The filter of a lost delivery: left `sending` longer than `lost_after()` — a mail a killed worker may not
+    have sent, which no worker will try again (the commissioner's queue lists them)."""
+    return Q(state=ReportDelivery.State.SENDING, claimed_at__lte=(now or timezone.now()) - lost_after())
+
+
+class ResendRefused(RuleViolation):
+    """A resend that cannot be made (answered in words, nothing changed)."""
+
+
+def report_resend(*, user: AbstractBaseUser, league: League, delivery_id: int, claimed: str) -> bool:
+    """The commissioner resends one lost delivery of the league's report (listed in his queue): the mail goes
+    out once and the row is marked sent. `claimed` is the claim he saw (`claimed_at`, ISO): the row is claimed
+    again only if it still holds that claim, with a conditional update, so a second tap, a second commissioner
+    or a worker that took it meanwhile makes this a no-op. True when mailed now, False when there was nothing
+    left to resend. If the mail server refuses it, the row keeps its old claim and stays in the queue."""
+    if not policy.may_resend_report(user, league):
+        raise NotPermitted(gettext("Only a commissioner of this league can resend its reports."))
+    try:
+        seen = datetime.fromisoformat(claimed)
+    except (TypeError, ValueError):
+        raise ResendRefused(gettext("Resend it from the queue as it is listed."), field="claimed") from None
+    delivery = ReportDelivery.objects.filter(pk=delivery_id, league=league).select_related("user").first()
+    if delivery is None:
+        raise ResendRefused(gettext("No such report delivery in this league."), field="delivery")
+    report = LeagueReport.objects.filter(league=league, week=delivery.week).select_related("league").first()
+    if report is None:
+        raise ResendRefused(gettext("That week's report no longer exists."), field="delivery")
+    now = timezone.now()
+    claimed_now = ReportDelivery.objects.filter(
+        pk=delivery.pk, state=ReportDelivery.State.SENDING, claimed_at=seen
+    ).update(claimed_at=now)
+    if not claimed_now:
+        return False  # resent already (or delivered, or taken by a worker): nothing to do
+    try:
+        _send(report, delivery)
+    except TimeoutError:
+        # The server may have taken it: the row stays `sending` (claimed now) and comes back if it is lost.
+        raise ResendRefused(
+            gettext("The mail server did not answer; if the mail did not go out it is listed again later.")
+        ) from None
+    except Exception:
+        # Refused, nothing went out (`_send` made the row pending): back to the claim he saw, still listed.
+        ReportDelivery.objects.filter(pk=delivery.pk, state=ReportDelivery.State.PENDING).update(
+            state=ReportDelivery.State.SENDING, claimed_at=seen
+        )
+        log.warning("report delivery %s: resend refused by the mail server", delivery.pk)
+        raise ResendRefused(gettext("The mail server refused the mail: nothing was sent. Try again later.")) from None
+    ReportDelivery.objects.filter(pk=delivery.pk).update(state=ReportDelivery.State.SENT, sent_at=timezone.now())
+    audit_record(
+        league=league,
+        actor=user,
+        action="report_resent",
+        target=f"report {delivery.week} to {delivery.user.get_username()}",
+        before={"state": ReportDelivery.State.SENDING, "claimed_at": claimed},
+        after={"state": ReportDelivery.State.SENT},
+    )
+    return True
+
+
 def _send(report: LeagueReport, delivery: ReportDelivery) -> None:
     """Mail one member; if the mail server refused it (nothing went out) the row is pending again, for the
     task's retry. A timeout leaves it `sending`: the server may have taken the message."""
@@ -243,7 +317,14 @@ def report_queue_now(*, league: League) -> str | None:
         generate_league_report.apply_async(
             args=[league.pk], kwargs={"now": moment.isoformat(), "regenerate": True}, retry=False
         )
-    except Exception:  # any broker failure (refused, timeout, unknown host) means "not queued"
-        log.warning("report queue unavailable for league %s", league.pk, exc_info=True)
+    except Exception as error:  # any broker failure (refused, timeout, unknown host) means "not queued"
+        # Expected while Redis is down, and answered in words: one line, no traceback (a commissioner tapping
+        # "generate now" again and again must not flood the log with the broker's stack).
+        log.warning(
+            "report queue unavailable for league %s, nothing queued: %s: %s",
+            league.pk,
+            type(error).__name__,
+            " ".join(str(error).split()),
+        )
         return None
     return week_label(moment, league.timezone)

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 from campaigns.errors import RuleViolation
 from core.pages import refusals
 from dugout.queue import league_queue
+from dugout.reports.services import report_resend
 from dugout.web.views import list_page
 from league import joining, policy
 from league.audit import league_audit
@@ -216,6 +217,15 @@ def reassign(request: HttpRequest, league: League) -> str:
     return _("%(team)s is coached by %(coach)s now.") % {"team": team.name, "coach": coach.username}
 
 
+def resend_report(request: HttpRequest, league: League) -> str:
+    """Mail again a weekly report whose delivery a killed worker left claimed: only if the row still holds the
+    claim the commissioner saw, so a second tap mails nothing."""
+    claimed = request.POST.get("claimed", "")
+    if report_resend(user=request.user, league=league, delivery_id=_int(request, "delivery"), claimed=claimed):
+        return _("The report was mailed again.")
+    return _("Nothing to resend: that mail was resent or delivered already.")
+
+
 #: The queue's actions by the `action` value the forms used to post to the queue itself (see `desk_queue`).
 QUEUE_ACTIONS = {
     "confirm": confirm,
@@ -227,6 +237,7 @@ QUEUE_ACTIONS = {
     "approve_join": approve_join,
     "refuse_join": refuse_join,
     "reassign": reassign,
+    "resend_report": resend_report,
 }
 
 #: Each queue action's view (one URL each, dugout/web/urls.py).
@@ -239,6 +250,7 @@ queue_refuse_transfer = queue_action(refuse_transfer)
 queue_approve_join = queue_action(approve_join)
 queue_refuse_join = queue_action(refuse_join)
 queue_reassign = queue_action(reassign)
+queue_resend_report = queue_action(resend_report)
 
 
 @commissioner_page

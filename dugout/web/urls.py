@@ -76,6 +76,9 @@ urlpatterns = [
     path("commissioner/<int:league_id>/queue/join/approve/", desk.queue_approve_join, name="desk-queue-approve-join"),
     path("commissioner/<int:league_id>/queue/join/refuse/", desk.queue_refuse_join, name="desk-queue-refuse-join"),
     path("commissioner/<int:league_id>/queue/reassign/", desk.queue_reassign, name="desk-queue-reassign"),
+    path(
+        "commissioner/<int:league_id>/queue/report/resend/", desk.queue_resend_report, name="desk-queue-resend-report"
+    ),
     path("commissioner/<int:league_id>/audit/", desk.desk_audit, name="desk-audit"),
     path("commissioner/<int:league_id>/divisions/", divisions.desk_divisions, name="desk-divisions"),
     path("commissioner/<int:league_id>/webhooks/", webhooks.desk_webhooks, name="desk-webhooks"),

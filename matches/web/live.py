@@ -30,6 +30,8 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     if not policy.may_enter_result(request.user, match):
         message = "Only a coach of a team in this match or the commissioner can keep its live sheet."
         return render(request, "matches/refused.html", {"message": message}, status=403)
+    if match.status == Match.Status.VOID:
+        return render(request, "matches/refused.html", {"message": lifecycle.VOID_REFUSAL}, status=409)
     sides = list(match.sides.select_related("team").order_by("order"))
     teams = drafts.draft_teams(match)
     players = {p.pk: p for p in Player.objects.filter(pk__in=[p for ids in teams.values() for p in ids])}

@@ -15,12 +15,11 @@ from matches.disputes import match_open_dispute
 from matches.models import Match, MatchTeam
 from matches.selectors import match_inducements, match_report_queryset
 from matches.sharing.views import match_share_tags
+from matches.web.common import player_name
+from matches.web.forms.common import words
+from matches.web.prematch import prematch_summary
+from matches.web.report_sections import Report, report_sections
 from teams.models import Player
-
-from .common import player_name
-from .forms.common import words
-from .prematch import prematch_summary
-from .report_sections import Report, report_sections
 
 
 def result_lines(match: Match, sides: list[MatchTeam], names: dict[int, Player]) -> list[dict]:

@@ -36,6 +36,9 @@ def match_result(request: HttpRequest, pk: int) -> HttpResponse:
     if not available(request.user, match).submit:  # he may enter results, but not in this status
         messages.error(request, "This match's result is final.")
         return redirect("match-detail", pk=pk)
+    if match.status == Match.Status.VOID:
+        messages.error(request, lifecycle.VOID_REFUSAL)
+        return redirect("match-detail", pk=pk)
     players: dict[int, list[Player]] = {t.pk: [] for t in teams}
     able = Player.objects.filter(
         team__in=teams, left_at__isnull=True, status__in=[Player.Status.ACTIVE, Player.Status.JOURNEYMAN]

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from dugout.queue import league_queue
 from league.audit import audit_record
-from league.models import InviteLink, JoinRequest
+from league.models import InviteLink, JoinRequest, ReportDelivery
 from matches.models import Dispute, Match
 from teams.models import Player, Transfer
 from tests.bulk_league import bulk_league
@@ -27,7 +27,8 @@ from tests.web.test_query_counts import PAGE, SIGNED_IN
 
 pytestmark = pytest.mark.django_db
 
-#: The queue itself: its matches (sides and open dispute folded in), its transfers, its requests to join.
+#: The queue itself: its matches (sides and open dispute folded in), its transfers, its requests to join (with
+#: its lost report mails).
 QUEUE = 3
 
 
@@ -63,6 +64,12 @@ def big(request):
     User = get_user_model()
     askers = User.objects.bulk_create([User(username=f"asker{i}") for i in range(max(1, len(teams) // 10))])
     JoinRequest.objects.bulk_create([JoinRequest(league=league, user=u) for u in askers])
+    ReportDelivery.objects.bulk_create(  # report mails a killed worker left `sending` a day ago: lost
+        [
+            ReportDelivery(league=league, week="2026-W48", user=u, state="sending", claimed_at=now - dt.timedelta(1))
+            for u in askers
+        ]
+    )
     made = timezone.now().replace(microsecond=0)
     InviteLink.objects.bulk_create(
         [
@@ -77,7 +84,7 @@ def big(request):
 
 def test_the_queue_holds_every_kind(big):
     kinds = {item.kind for item in league_queue(league=big)}
-    assert kinds == {"awaiting_confirmation", "disputed", "overdue", "transfer", "join_request"}
+    assert kinds == {"awaiting_confirmation", "disputed", "overdue", "transfer", "join_request", "undelivered_report"}
 
 
 def test_the_queue_is_three_queries(big, django_assert_num_queries):

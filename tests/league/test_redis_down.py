@@ -142,3 +142,28 @@ def test_the_dashboards_generate_now_says_the_queue_is_unavailable(redis_down, c
     response = client.post(f"/leagues/{league.pk}/reports/", follow=True)
     assert response.status_code == 200
     assert "queue is unavailable" in response.content.decode()
+
+
+@pytest.mark.parametrize("via", ["api", "page"])
+def test_generate_now_with_redis_down_logs_one_warning_line_without_a_traceback(
+    redis_down, api_as, client, league, caplog, via
+):
+    """A refused "generate now" is expected while Redis is down (it is answered 503 in words): each one logs a
+    single warning saying so, never a traceback (they flooded the log, one per tap)."""
+    with caplog.at_level(logging.DEBUG):
+        if via == "api":
+            response = api_as(league.created_by).post(f"/api/v1/leagues/{league.pk}/reports/")
+            assert response.status_code == 503
+            assert "unavailable" in response.json()["detail"]
+        else:
+            client.force_login(league.created_by)
+            assert client.post(f"/leagues/{league.pk}/reports/", follow=True).status_code == 200
+    logged = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(logged) == 1, [(r.name, r.getMessage()) for r in logged]
+    (record,) = logged
+    assert record.name == "dugout.reports.services"
+    assert record.levelno == logging.WARNING
+    assert "report queue unavailable" in record.getMessage()
+    assert record.exc_info is None and record.exc_text is None and record.stack_info is None
+    assert "\n" not in record.getMessage()
+    assert not [r for r in caplog.records if r.exc_info]

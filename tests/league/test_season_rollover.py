@@ -161,6 +161,7 @@ def test_carry_keeps_rosters_treasuries_and_counts_i(api_as, league, home, away)
     assert AuditEntry.objects.get(action="season").after["turn"] == {
         "rollover": "carry",
         "teams": [],
+        "rebuilt": [],
         "players_released": 0,
         "treasuries": {},
     }

@@ -32,6 +32,7 @@ STATES = [
     (Status.DISPUTED, "own"),
     (Status.DISPUTED, "commissioner"),
     (Status.FINAL, "own"),
+    (Status.VOID, None),
 ]
 
 
@@ -70,6 +71,7 @@ def _services(home, away) -> dict[str, Callable]:
             user=user, match_id=pk, step="weather", rolls={"weather": [3, 4]}
         ),
         Action.FORFEIT: lambda user, pk: disputes.match_forfeit(user=user, match_id=pk, team_id=away.pk, reason=REASON),
+        Action.VOID: lambda user, pk: disputes.match_void(user=user, match_id=pk, reason=REASON),
     }
 
 
@@ -90,7 +92,9 @@ def _allowed_by_services(calls: dict[str, Callable], user, match_id: int) -> fro
 def _match_in(status: str, entered_by, users, home, away) -> int:
     commissioner = users["commissioner"]
     match = services.match_schedule(user=commissioner, league=home.league, team_ids=[home.pk, away.pk])
-    if status != Status.SCHEDULED:
+    if status == Status.VOID:
+        disputes.match_void(user=commissioner, match_id=match.pk, reason=REASON)
+    elif status != Status.SCHEDULED:
         services.match_submit_result(user=users[entered_by], match_id=match.pk, body=_body(home, away))
     if status == Status.DISPUTED:
         disputes.match_dispute(user=users["other"], match_id=match.pk, reason=REASON)
@@ -132,8 +136,8 @@ def test_available_names_exactly_what_the_services_allow(users, home, away, stat
     assert {role: offered for role, (offered, _) in answers.items()} == {
         role: allowed for role, (_, allowed) in answers.items()
     }
-    # And the walk is not vacuous: someone may act on every match, a stranger on none.
-    assert any(offered for offered, _ in answers.values())
+    # And the walk is not vacuous: someone may act on every match but a void one (an end), a stranger on none.
+    assert any(offered for offered, _ in answers.values()) != (status == Status.VOID)
     assert answers["stranger"][0] == answers["anonymous"][0] == frozenset()
 
 

@@ -51,6 +51,8 @@ class Table:
             self.act(match_id, Action.DISPUTE, expect=200)
         if status == Status.FINAL:
             self.act(match_id, Action.CONFIRM, expect=200)
+        if status == Status.VOID:
+            self.act(match_id, Action.VOID, expect=200)
         assert Match.objects.get(pk=match_id).status == status
         return match_id
 
@@ -70,6 +72,9 @@ class Table:
             ),
             Action.FORFEIT: lambda: self.api_as(self.commissioner).post(
                 f"{url}forfeit/", {"team": self.away.pk, "reason": "No show by the deadline."}, format="json"
+            ),
+            Action.VOID: lambda: self.api_as(self.commissioner).post(
+                f"{url}void/", {"reason": "The away team left the league."}, format="json"
             ),
             # rules/blitzbowl.md "Pre-match sequence": the weather is its first step.
             Action.PREMATCH: lambda: self.api_as(self.coach).post(
@@ -93,6 +98,7 @@ ANSWERS = {
     Action.PREMATCH: 200,
     Action.DISPUTE: 200,
     Action.FORFEIT: 200,
+    Action.VOID: 200,
 }
 
 
@@ -129,7 +135,7 @@ def test_every_other_move_is_refused_in_words_and_changes_nothing(table, before,
     match_id = table.match_in(before)
     row = Match.objects.filter(pk=match_id).values().get()
     body = assert_refused(table.call(match_id, action), 400)
-    assert body == {"detail": lifecycle.REFUSALS[action]}
+    assert body == {"detail": lifecycle.refusal(before, action)}
     assert Match.objects.filter(pk=match_id).values().get() == row
 
 
