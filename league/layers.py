@@ -56,6 +56,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "league.templatetags.*",
             "league.charts.*",  # drawing charts (matplotlib): pure, any app's pages may use it
             "league.paging",  # a `?page=` value read as a number: pure, for any view that pages a document
+            "league.csvcells",  # the one CSV writer (formula cells neutralised): pure, for every CSV answer
         ),
     ),
     ("teams", ("teams.*",)),

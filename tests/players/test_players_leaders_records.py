@@ -69,12 +69,12 @@ def test_leaders_and_standings_as_csv_with_a_header_row(api, league, history):
     response = api.get(f"/api/v1/leagues/{league.pk}/leaders/?stat=touchdowns&season=all&format=csv")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     lines = response.content.decode().splitlines()
-    assert lines[0] == "position,player,name,team,team_name,value"
-    assert lines[1].endswith(f",Away 1,{history['a1'].team_id},Away,4")
+    assert lines[0] == '"position","player","name","team","team_name","value"'  # every field quoted
+    assert lines[1].endswith(f',"Away 1","{history["a1"].team_id}","Away","4"')
     response = api.get(f"/api/v1/leagues/{league.pk}/standings/?format=csv")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     lines = response.content.decode().splitlines()
-    assert "team" in lines[0].split(",") and len(lines) == 3
+    assert '"team"' in lines[0].split(",") and len(lines) == 3
 
 
 def test_records_worked_out_by_hand(api, league, history, home, away):
