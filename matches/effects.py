@@ -21,6 +21,7 @@ from django.utils.dateparse import parse_datetime
 
 from campaigns import engine
 from campaigns.errors import RuleViolation
+from campaigns.rulesets.base import PlayerState
 from teams.models import Player, Position, Sponsorship, Team
 from teams.selectors import team_step_queryset
 from teams.services import Posting, ledger_post, ledger_post_many
@@ -107,10 +108,12 @@ def result_apply(match: Match, sides: list[MatchTeam], teams: dict[int, Team] | 
     for side in sides:
         if side.mvp_id:
             mvps[side.mvp_id] = 2 if conceding_mvp_to.get(side.team_id) else 1
-    involved = set(rows_by_player) | set(mvps)
     # The players of both teams as loaded with them (rows locked with their teams), changed in memory and
     # written in one update: the journal first, so `result_undo` can put them back.
     roster = {p.pk: p for t in teams.values() for p in t.players.all() if p.left_at is None}
+    # Every player who played gets his row, a stat line or not (the ruleset says who played, from the players
+    # as they stood before a served miss-next-match is cleared below); and so does anyone the result names.
+    involved = set(rows_by_player) | set(mvps) | played_by(rules, hr, team_ids, by_team, roster)
     match.journal = {
         "players": {
             str(p.pk): {"status": p.status, "attributes": dict(p.attributes), **{c: getattr(p, c) for c in COUNTERS}}
@@ -128,7 +131,7 @@ def result_apply(match: Match, sides: list[MatchTeam], teams: dict[int, Team] | 
             player.status = Player.Status.ACTIVE
             changed[player.pk] = player
     new_rows = []
-    for player_id in involved:
+    for player_id in sorted(involved):
         player = players[player_id]
         row = rules.player_match_row(rows_by_player.get(player_id, {}), mvp=player_id in mvps, hr=hr)
         if mvps.get(player_id) == 2 and "spp" in row:
@@ -153,6 +156,19 @@ def result_apply(match: Match, sides: list[MatchTeam], teams: dict[int, Team] | 
         rolled_by_id=match.submitted_by_id,
     )
     Aftermath.objects.bulk_create([Aftermath(match=match, team_id=s.team_id) for s in sides])
+
+
+def played_by(rules, hr, team_ids: list[int], lines: dict[int, dict], roster: dict[int, Player]) -> set[int]:
+    """The players of the match's teams who played it, as the ruleset reads each team's roster and result line."""
+    played: set[int] = set()
+    for team_id in team_ids:
+        states = tuple(
+            PlayerState(id=p.pk, position=p.position.key, status=p.status, value=p.value, role=p.role)
+            for p in roster.values()
+            if p.team_id == team_id
+        )
+        played |= rules.match_players(states, line=lines.get(team_id, {}), hr=hr)
+    return played
 
 
 def result_undo(match: Match, *, user: AbstractBaseUser) -> dict:

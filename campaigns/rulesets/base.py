@@ -289,6 +289,13 @@ class Ruleset(Presentation):
         """A player's per-match row (the source of truth) from a normalised result row."""
         return {}
 
+    def match_players(self, players: tuple[PlayerState, ...], *, line: Mapping, hr: Mapping) -> frozenset[int]:
+        """Who of a team played a match, each getting his per-match row whether or not he has a stat line (his
+        career counts the match): `players` the team's players as the result found them (before a served
+        miss-next-match is cleared), `line` the team's normalised result line. I: every player able to play
+        (on the roster and not missing this match); a game that names the squad who played says so instead."""
+        return frozenset(p.id for p in players if p.can_play)
+
     def league_points(
         self, *, outcome: str, kind: str, hr: Mapping, event: str = "", placing: int | None = None
     ) -> int:

@@ -3,9 +3,6 @@ forms of "Feeds, exports and webhooks"): thin views over league/players."""
 
 from __future__ import annotations
 
-import csv
-import io
-
 from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -15,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api.lookup import path_id
+from core.csv import csv_bytes
 from core.paging import page_number
 from dugout.players.career import player_career, player_row
 from dugout.players.leaders import leaders, league_row, parse_season, parse_stat, team_boards
@@ -34,15 +32,6 @@ class CSVRenderer(renderers.BaseRenderer):
     def render(self, data, accepted_media_type=None, renderer_context=None):
         rows = data.get("rows", [data]) if isinstance(data, dict) else list(data or [])
         return csv_bytes(list(rows[0]) if rows else [], rows)
-
-
-def csv_bytes(header: list[str], rows: list[dict]) -> bytes:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=header, extrasaction="ignore", lineterminator="\r\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
-    return out.getvalue().encode()
 
 
 def csv_response(header: list[str], rows: list[dict], filename: str) -> HttpResponse:

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("matches", "0010_player_season_tally"),
+        ("matches", "0011_player_match_played"),
     ]
 
     operations = [

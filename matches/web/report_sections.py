@@ -59,6 +59,8 @@ def performances(report: Report) -> dict:
     rows = []
     if report.final:
         for r in match.player_rows.all():
+            if not (r.touchdowns or r.casualties or r.completions or r.interceptions or r.mvp or r.spp or r.injury):
+                continue  # he played and did nothing to report (every player who played has his row)
             rows.append(
                 {
                     "team": teams[r.team_id],

@@ -71,7 +71,9 @@ def test_correcting_a_result_reverses_its_effects_and_applies_the_corrected_one(
     assert home.fan_factor == 0
     assert Player.objects.get(pk=scorer.pk).spp == 0 and Player.objects.get(pk=scorer.pk).status == "active"
     assert Player.objects.get(pk=other.pk).spp == 3
-    assert list(PlayerMatch.objects.filter(match_id=match_id).values_list("player_id", flat=True)) == [other.pk]
+    # Every player still has the row of the match he played; only the corrected line says anything.
+    rows = list(PlayerMatch.objects.filter(match_id=match_id))
+    assert len(rows) == 22 and [r.player_id for r in rows if r.touchdowns or r.spp or r.injury] == [other.pk]
     match = Match.objects.get(pk=match_id)
     assert match.status == "final" and len(match.corrections) == 1
     assert match.corrections[0]["result"]["teams"][0]["score"] == 1
@@ -179,7 +181,9 @@ def test_correcting_an_elfball_result_gives_back_goal_points_potions_and_attribu
     widows.refresh_from_db()
     assert (w[0].goal_points, w[1].goal_points) == (0, 2)
     assert (w[2].attributes["jog"], widows.staff["magic_potion"]) == (5, 1)
-    assert not PlayerMatch.objects.filter(match_id=mid, player=w[2]).exists()
+    # He still played the match, but his row no longer holds the potion (nor any Goal Point).
+    row = PlayerMatch.objects.get(match_id=mid, player=w[2])
+    assert (row.goal_points, row.detail["potion"], row.detail["potions"]) == (0, None, [])
 
 
 def test_correcting_a_bone_cruncher_result_heals_the_wounds_it_gave(api_as, commissioner):

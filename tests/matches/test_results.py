@@ -429,14 +429,24 @@ def test_confirming_makes_the_result_final_with_snapshots_rows_and_open_sequence
     assert snapshot_players[game.mvp.pk]["spp"] == 0
     assert {p["id"]: p["status"] for p in home_snapshot["players"]}[roster(home)[10].pk] == "miss_next_match"
 
-    # Per-player rows carry the SPP (H: completion 1, touchdown 3, casualty 2, interception 2, MVP 5).
+    # Every player who played has his row, a stat line or not (not the one who missed the match); the rows
+    # carry the SPP (H: completion 1, touchdown 3, casualty 2, interception 2, MVP 5).
     rows = {r.player_id: r for r in PlayerMatch.objects.filter(match_id=game.match_id)}
-    assert set(rows) == {game.scorer.pk, game.victim.pk, dying.pk, weakened.pk, game.mvp.pk}
+    played = {p.pk: team.pk for team in (home, away) for p in roster(team)}
+    del played[roster(home)[10].pk]
+    assert set(rows) == set(played)
+    quiet = roster(away)[5]
+    assert (rows[quiet.pk].spp, rows[quiet.pk].touchdowns, rows[quiet.pk].mvp, rows[quiet.pk].injury) == (
+        0,
+        0,
+        False,
+        "",
+    )
     assert (rows[game.scorer.pk].spp, rows[game.scorer.pk].mvp) == (3 + 2 + 1 + 5, True)
     assert (rows[game.mvp.pk].spp, rows[game.mvp.pk].mvp) == (2 + 5, True)
     assert rows[game.victim.pk].injury == "miss_next_match" and rows[game.victim.pk].spp == 0
     assert (rows[weakened.pk].injury, rows[weakened.pk].injury_detail) == ("stat_loss", "ag")
-    assert all(r.team_id == (home.pk if pid == game.scorer.pk else away.pk) for pid, r in rows.items())
+    assert all(r.team_id == played[pid] for pid, r in rows.items())
     players = {p["id"]: p for p in api.get(f"/api/v1/teams/{away.pk}/").json()["players"]}
     assert players[game.mvp.pk]["spp"] == 7
     assert players[game.victim.pk]["status"] == "miss_next_match"
@@ -484,7 +494,10 @@ def test_rejection_puts_the_match_back_to_scheduled_with_nothing_applied(
     assert response.status_code == 200, response.json()
     assert [s["outcome"] for s in response.json()["sides"]] == ["draw", "draw"]
     assert [s["league_points"] for s in response.json()["sides"]] == [1, 1]
-    assert PlayerMatch.objects.count() == 0
+    # Both teams played, with no stat line: a row each that records nothing (the rejected result left none).
+    rows = PlayerMatch.objects.values_list("player_id", "spp", "touchdowns", "mvp", "injury")
+    assert sorted(r[0] for r in rows) == sorted(p.pk for t in (game.home, game.away) for p in roster(t))
+    assert {r[1:] for r in rows} == {(0, 0, False, "")}
     assert Player.objects.get(pk=game.victim.pk).status == "active"
 
 

@@ -23,7 +23,7 @@ def test_player_api_career_seasons_and_history_are_his_match_rows(api, history, 
     body = api.get(f"/api/v1/players/{a1.pk}/").json()
     assert body["id"] == a1.pk and body["team"] == away.pk and body["name"] == "Away 1"
     assert body["career"] == {
-        "matches": 2,
+        "matches": 3,  # the second match too: he played it, without a stat line
         "touchdowns": 4,
         "casualties": 1,
         "completions": 0,
@@ -32,12 +32,13 @@ def test_player_api_career_seasons_and_history_are_his_match_rows(api, history, 
         "spp": 3 + 2 + 5 + 9,
     }
     assert [(s["season"], s["matches"], s["touchdowns"], s["spp"]) for s in body["seasons"]] == [
-        (1, 1, 1, 10),
+        (1, 2, 1, 10),
         (2, 1, 3, 9),
     ]
-    third, first = history["matches"][2], history["matches"][0]
+    first, second, third = history["matches"]
     assert [(h["match"], h["season"], h["opponent"], h["touchdowns"]) for h in body["history"]] == [
         (third, 2, home.pk, 3),
+        (second, 1, home.pk, 0),
         (first, 1, home.pk, 1),
     ]
     assert body["history"][0]["played_at"] and body["history"][0]["injury"] is None
@@ -53,7 +54,9 @@ def test_leaders_for_each_stat_in_a_season_and_all_time_ties_by_name(api, league
     assert leaders(api, league, "casualties", "all") == [(1, "Away 1", 1)]
     assert leaders(api, league, "completions", 1) == [(1, "Home 1", 1)]
     assert leaders(api, league, "interceptions", "all") == [(1, "Home 2", 1)]
-    assert leaders(api, league, "matches", "all") == [(1, "Away 1", 2), (2, "Home 2", 2), (3, "Home 1", 1)]
+    # Every player of both teams played all three matches: the top 10 by name.
+    names = sorted([f"Away {n}" for n in range(1, 12)] + [f"Home {n}" for n in range(1, 12)])[:10]
+    assert leaders(api, league, "matches", "all") == [(i, name, 3) for i, name in enumerate(names, start=1)]
 
 
 def test_leaders_refuse_an_unknown_stat_or_season_with_400(api, league, history):
@@ -69,12 +72,12 @@ def test_leaders_and_standings_as_csv_with_a_header_row(api, league, history):
     response = api.get(f"/api/v1/leagues/{league.pk}/leaders/?stat=touchdowns&season=all&format=csv")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     lines = response.content.decode().splitlines()
-    assert lines[0] == "position,player,name,team,team_name,value"
-    assert lines[1].endswith(f",Away 1,{history['a1'].team_id},Away,4")
+    assert lines[0] == '"position","player","name","team","team_name","value"'  # every field quoted
+    assert lines[1].endswith(f',"Away 1","{history["a1"].team_id}","Away","4"')
     response = api.get(f"/api/v1/leagues/{league.pk}/standings/?format=csv")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     lines = response.content.decode().splitlines()
-    assert "team" in lines[0].split(",") and len(lines) == 3
+    assert '"team"' in lines[0].split(",") and len(lines) == 3
 
 
 def test_records_worked_out_by_hand(api, league, history, home, away):

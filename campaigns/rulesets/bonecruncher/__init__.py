@@ -117,6 +117,10 @@ class BoneCruncher(Ruleset):
             },
         }
 
+    def match_players(self, players: tuple[PlayerState, ...], *, line: Mapping, hr: Mapping) -> frozenset[int]:
+        """R: the squad named with the result played (up to 8 of the team's 12), not the whole roster."""
+        return frozenset(line.get("squad") or ())
+
     def league_points(
         self, *, outcome: str, kind: str, hr: Mapping, event: str = "", placing: int | None = None
     ) -> int:
