@@ -10,6 +10,15 @@ from league.management.demo import DEMOS, build
 from league.models import League
 
 DEMO_PASSWORD = "dugout-demo"
+#: The demo's logins, as printed by this command and, last of all once everything is up, by `make run`
+#: (scripts/announce.py).
+LOGINS = (
+    f"  commissioner / {DEMO_PASSWORD}   (runs the three demo leagues)\n"
+    f"  coach_cid    / {DEMO_PASSWORD}   (a team in each league)\n"
+    f"  coach_gil    / {DEMO_PASSWORD}   (a team in each league)\n"
+    f"  admin        / {DEMO_PASSWORD}   (Django admin at /admin/)\n"
+    "  API docs at /api/docs/\n"
+)
 
 
 class Command(BaseCommand):
@@ -20,6 +29,11 @@ class Command(BaseCommand):
             "--queue-reports",
             action="store_true",
             help="Queue each demo league's weekly report now (make run does, so the worker writes them at once).",
+        )
+        parser.add_argument(
+            "--no-logins",
+            action="store_true",
+            help="Do not print the logins (make run prints them last, once the server and the worker are up).",
         )
 
     def handle(self, *args, **options):
@@ -40,14 +54,12 @@ class Command(BaseCommand):
 
         if options["queue_reports"]:
             self._queue_reports()
+        if options["no_logins"]:
+            self.stdout.write("Dugout demo is ready.")
+            return
         self.stdout.write(
             self.style.SUCCESS(
-                "\nDugout demo is ready (`make run` prints its address once the server answers):\n"
-                f"  commissioner / {DEMO_PASSWORD}   (runs the three demo leagues)\n"
-                f"  coach_cid    / {DEMO_PASSWORD}   (a team in each league)\n"
-                f"  coach_gil    / {DEMO_PASSWORD}   (a team in each league)\n"
-                f"  admin        / {DEMO_PASSWORD}   (Django admin at /admin/)\n"
-                "  API docs at /api/docs/\n"
+                "\nDugout demo is ready (`make run` prints its address once the server answers):\n" + LOGINS
             )
         )
 
