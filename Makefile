@@ -21,10 +21,12 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	touch $@ $(VENV)/.runtime
 
 ## run: web server, Celery worker and beat, with a demo league per ruleset (Ctrl-C stops all)
+# The address and the logins come last, once the server and the worker are up (scripts/announce.py); mails are
+# files under var/mail/. RUN_PORT: the served port for every process (honcho gives each its own PORT).
 run: $(VENV)/.runtime
-	DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	DEBUG=1 $(BIN)/python manage.py load_demo --queue-reports
-	DEBUG=1 PORT=$(PORT) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput -v 0
+	DEBUG=1 $(BIN)/python manage.py load_demo --queue-reports --no-logins
+	DEBUG=1 PORT=$(PORT) RUN_PORT=$(PORT) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start
 
 ## test: lint, migration check and the whole test suite
 test: $(VENV)/.dev

@@ -68,6 +68,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "core.idempotency.IdempotencyKeyMiddleware",
+    # DEBUG only (it removes itself otherwise): a missing page is the project's 404, not Django's technical one.
+    "dugout.web.not_found.DebugNotFoundMiddleware",
 ]
 
 ROOT_URLCONF = "dugout.urls"
@@ -259,7 +261,13 @@ TEAM_LOGO_MAX_BYTES = env.int("TEAM_LOGO_MAX_BYTES", default=2 * 1024 * 1024)
 TEAM_LOGO_MAX_SIDE = env.int("TEAM_LOGO_MAX_SIDE", default=4000)
 TEAM_LOGO_SIZES = (256, 64)
 
-EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+# In DEBUG (`make run`) each mail is a file under var/mail/ and one line in the worker's log (dugout/mail_files.py);
+# otherwise the console, until EMAIL_BACKEND names a real one (docs/deploy.md).
+EMAIL_BACKEND = env(
+    "EMAIL_BACKEND",
+    default="dugout.mail_files.EmlFileBackend" if DEBUG else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_FILE_PATH = env.path("EMAIL_FILE_PATH", default=VAR_DIR / "mail")
 EMAIL_HOST = env("EMAIL_HOST", default="localhost")
 EMAIL_PORT = env.int("EMAIL_PORT", default=25)
 EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
@@ -271,6 +279,13 @@ DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Dugout <dugout@localhost
 #: feeds follow the request's own host, and the mailed report (no request) uses
 #: dugout.reports.services.MAIL_FALLBACK_URL.
 SITE_URL = env("SITE_URL", default="").rstrip("/")
+#: The port `make run` serves on, handed to each of its processes: honcho gives every process a PORT of its own
+#: (web 8000, worker 8100, beat 8200), so the worker cannot read the web's from PORT.
+RUN_PORT = env.int("RUN_PORT", default=None)
+if DEBUG and not SITE_URL and RUN_PORT:
+    # Under `make run` the one address served is 127.0.0.1:RUN_PORT (runserver binds it alone): the worker's
+    # mails, written with no request to follow, link there rather than to the default port.
+    SITE_URL = f"http://127.0.0.1:{RUN_PORT}"
 
 # --- API ------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -319,8 +334,10 @@ SPECTACULAR_SETTINGS = {
         "ScheduleFormatEnum": ["round_robin", "knockout", "swiss"],
         "ChangeableScheduleFormatEnum": ["round_robin", "swiss"],
         # A webhook's kind: not the match's or the ledger entry's "kind".
-        "WebhookKindEnum": "league.models.webhooks.Webhook.Kind",
+        "WebhookKindEnum": ["discord", "slack", "json"],
         "MatchKindEnum": "matches.models.Match.Kind",
+        # A match's status: not a season's, a transfer's or an invitation's.
+        "MatchStatusEnum": "matches.lifecycle.Status",
     },
 }
 
@@ -366,8 +383,19 @@ PERMISSIONS_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "mail_admins": {
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+            "class": "django.utils.log.AdminEmailHandler",
+        },
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+    # Django's default "django" logger, less its own console handler (DEBUG only): its records reach the root's
+    # too, so each was printed twice under `make run` ("Not Found: …" two times per missing page).
+    "loggers": {"django": {"handlers": ["mail_admins"]}},
 }
 
 # The league import (POST /api/v1/leagues/import/) reads its body as a stream: its own limit, answered 413.

@@ -1,5 +1,6 @@
 """`make run` prints the address it really serves: `scripts/announce.py` (started by the Procfile's web line with
-the same PORT) prints it only once a server answers on that port, and says so when none does."""
+the same PORT) prints it only once a server answers on that port and the worker is up, with the logins, last;
+and says so when none answers."""
 
 from __future__ import annotations
 
@@ -39,8 +40,32 @@ def server():
 
 def test_the_address_is_printed_with_the_port_that_answers(server):
     out = io.StringIO()
-    assert announce.wait_and_announce(server, timeout=10, out=out)
-    assert out.getvalue() == f"Dugout is at http://127.0.0.1:{server}/\n"
+    assert announce.wait_and_announce(server, timeout=10, out=out, worker=lambda: True, footer=str)
+    assert out.getvalue().splitlines()[0] == f"Dugout is at http://127.0.0.1:{server}/"
+
+
+def test_the_address_and_logins_come_once_the_worker_is_up_and_last(server):
+    """The worker's wait comes before anything is printed: its start-up and the demo's mails come first."""
+    out = io.StringIO()
+    waited = []
+
+    def worker():
+        waited.append(out.getvalue())
+        return True
+
+    assert announce.wait_and_announce(server, timeout=10, out=out, worker=worker)
+    assert waited == [""]
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"Dugout is at http://127.0.0.1:{server}/"
+    assert any("commissioner / dugout-demo" in line for line in lines)
+    assert "Ctrl-C" in lines[-1]
+
+
+def test_a_worker_that_never_answers_is_said_and_the_address_printed_all_the_same(server):
+    out = io.StringIO()
+    assert announce.wait_and_announce(server, timeout=10, out=out, worker=lambda: False, footer=str)
+    printed = out.getvalue()
+    assert printed.startswith(f"Dugout is at http://127.0.0.1:{server}/") and "worker did not answer" in printed
 
 
 def test_nothing_answering_is_said_instead_of_an_address():

@@ -144,3 +144,36 @@ def test_a_refused_purchase_is_swapped_in_by_the_scripts_file_not_an_hx_on_attri
     expect(page.locator("#shop .errorlist").first).to_be_visible()
     assert page.evaluate("window.__sameDocument") is True
     assert violations(page) == [] and js_errors == []
+
+
+def test_a_post_match_step_swaps_in_without_a_csp_violation(open_as, js_errors):
+    """Each step of the post-match sequence is an htmx swap of the step panel: none may bring an inline style
+    (htmx's injected indicator <style> included) or anything else the policy refuses with it."""
+    from matches import services
+    from tests.factories import LeagueFactory, UserFactory
+    from tests.matches.conftest import full_team
+
+    coach, rival = UserFactory(username="alice"), UserFactory(username="bob")
+    for user in (coach, rival):
+        user.set_password(DEMO_PASSWORD)
+        user.save()
+    league = LeagueFactory(created_by=coach, name="Gil Cup", ruleset="blitzbowl")
+    humes = full_team(league, coach, "Alice's Humes")
+    goblins = full_team(league, rival, "Bob's Goblins", roster="goblin", position="goblin")
+    match = services.match_schedule(user=coach, league=league, team_ids=[humes.pk, goblins.pk])
+    body = {"teams": [{"team": humes.pk, "score": 0}, {"team": goblins.pk, "score": 0}]}
+    services.match_submit_result(user=coach, match_id=match.pk, body=body)
+    services.match_confirm(user=rival, match_id=match.pk)
+
+    page = open_as("alice")
+    assert visit(page, f"/matches/{match.pk}/aftermath/{humes.pk}/") == []
+    page.evaluate("window.__sameDocument = true")
+    # The first two steps need no dice from the coach (the third asks for them).
+    for title in ("Update team stats", "Fortune and FAME"):
+        with page.expect_response(lambda r: "/aftermath/" in r.url and r.request.method == "POST") as posted:
+            page.locator("#step-form").get_by_role("button").click()
+        assert posted.value.status == 200 and posted.value.request.headers.get("hx-request") == "true"
+        expect(page.locator("#step-title")).to_contain_text(title)
+        page.wait_for_load_state("networkidle")
+    assert page.evaluate("window.__sameDocument") is True  # swapped in place, not a page load
+    assert violations(page) == [] and js_errors == []

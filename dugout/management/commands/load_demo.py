@@ -15,6 +15,16 @@ DEMO_PASSWORD = "dugout-demo"
 COACHLESS_TEAM = "Nibelheim Nobodies"
 COACHLESS_PLAYERS = [("lineman", "Ronin"), ("lineman", "Drifter"), ("catcher", "Stray")]
 
+#: The demo's logins, as printed by this command and, last of all once everything is up, by `make run`
+#: (scripts/announce.py).
+LOGINS = (
+    f"  commissioner / {DEMO_PASSWORD}   (runs the three demo leagues)\n"
+    f"  coach_cid    / {DEMO_PASSWORD}   (a team in each league)\n"
+    f"  coach_gil    / {DEMO_PASSWORD}   (a team in each league)\n"
+    f"  admin        / {DEMO_PASSWORD}   (Django admin at /admin/)\n"
+    "  API docs at /api/docs/\n"
+)
+
 
 class Command(BaseCommand):
     help = "Create the demo leagues and logins (idempotent: an existing demo is left as it is)."
@@ -32,6 +42,11 @@ class Command(BaseCommand):
                 "Also leave a team without coach in the Blitz Bowl demo league (its coach founded it and was "
                 "removed), so the API fuzz run reads one as well."
             ),
+        )
+        parser.add_argument(
+            "--no-logins",
+            action="store_true",
+            help="Do not print the logins (make run prints them last, once the server and the worker are up).",
         )
 
     def handle(self, *args, **options):
@@ -54,14 +69,12 @@ class Command(BaseCommand):
             self._coachless_team(users)
         if options["queue_reports"]:
             self._queue_reports()
+        if options["no_logins"]:
+            self.stdout.write("Dugout demo is ready.")
+            return
         self.stdout.write(
             self.style.SUCCESS(
-                "\nDugout demo is ready (`make run` prints its address once the server answers):\n"
-                f"  commissioner / {DEMO_PASSWORD}   (runs the three demo leagues)\n"
-                f"  coach_cid    / {DEMO_PASSWORD}   (a team in each league)\n"
-                f"  coach_gil    / {DEMO_PASSWORD}   (a team in each league)\n"
-                f"  admin        / {DEMO_PASSWORD}   (Django admin at /admin/)\n"
-                "  API docs at /api/docs/\n"
+                "\nDugout demo is ready (`make run` prints its address once the server answers):\n" + LOGINS
             )
         )
 
