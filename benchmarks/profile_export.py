@@ -163,7 +163,7 @@ def measure(league_id: int, warm_id: int, old: bool, profile: bool = False) -> d
         from rest_framework.renderers import JSONRenderer
 
         from league.models import League
-        from tests.league.test_export_stream import in_memory_export
+        from tests.dugout.export.test_export_stream import in_memory_export
 
         body = JSONRenderer().render(in_memory_export(League.objects.get(pk=league_id)))
         first = time.perf_counter() - started

@@ -52,7 +52,7 @@ def model_fields(serializer, model, skip: tuple[str, ...] = (), related: dict[st
 # Rows are read as values and written as DRF's ModelSerializer writes them (a foreign key as its id, a datetime
 # in DRF's format), without building a model instance and running a serializer per row: 10,000 matches and
 # 70,000 rolls are seconds that way, not half a minute. The export's tests hold the output equal to the
-# serializers' (tests/league/test_export_stream.py).
+# serializers' (tests/dugout/export/test_export_stream.py).
 ROLL_FIELDS = model_fields(RollOut, Roll)
 LEDGER_FIELDS = model_fields(LedgerOut, LedgerEntry)
 MATCH_FIELDS = (

@@ -9,8 +9,8 @@ import pytest
 
 from teams.identity.services import team_set_colours
 from teams.models import Team
+from tests.dugout.export.test_import import export_bytes, import_as
 from tests.factories import UserFactory
-from tests.league.test_import import export_bytes, import_as
 
 pytestmark = pytest.mark.django_db
 

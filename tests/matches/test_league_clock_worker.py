@@ -18,7 +18,7 @@ from django.core.mail import EmailMessage
 from dugout.tasks import league_clock_tick
 from matches import services
 from matches.models import Match, MatchReminder
-from tests.league.test_reports_worker import overlapped, queue, runs, slowly, worker  # noqa: F401 (fixtures)
+from tests.dugout.reports.test_reports_worker import overlapped, queue, runs, slowly, worker  # noqa: F401 (fixtures)
 
 pytestmark = [
     pytest.mark.redis,

@@ -15,8 +15,8 @@ import pytest
 from league.models import Membership
 from teams import services as team_services
 from teams.models import Team
+from tests.dugout.export.test_export import export_doc
 from tests.factories import LeagueFactory, StadiumFactory, TeamFactory, UserFactory
-from tests.league.test_export import export_doc
 from tests.matches.bonecruncher_helpers import squad_team
 from tests.matches.prematch_helpers import BLITZBOWL_STEPS, BONECRUNCHER_STEPS, Flow, injure, refused, squad
 

@@ -11,8 +11,8 @@ import pytest
 
 from campaigns.rulesets import get_ruleset
 from teams.history import PAGE, page_of, record
-from tests.league.test_ratings import _three_teams, res
-from tests.league.test_report_content import BLITZ_STEPS, play, walk
+from tests.dugout.reports.test_report_content import BLITZ_STEPS, play, walk
+from tests.dugout.test_ratings import _three_teams, res
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from league.models import AuditEntry, InviteLink  # noqa: E402
 from matches import disputes  # noqa: E402
 from matches import services as match_services  # noqa: E402
 from matches.models import Match  # noqa: E402
-from tests.desk.conftest import result_body  # noqa: E402
+from tests.dugout.desk.conftest import result_body  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

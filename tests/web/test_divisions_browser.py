@@ -14,7 +14,7 @@ expect = sync_api.expect
 
 from league.models import Division  # noqa: E402
 from teams.models import Team  # noqa: E402
-from tests.schedules.helpers import ready_teams  # noqa: E402
+from tests.dugout.schedules.helpers import ready_teams  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,7 +8,7 @@ import pytest
 
 from league.models import AuditEntry, Division
 from teams.models import Team
-from tests.schedules.helpers import ready_teams
+from tests.dugout.schedules.helpers import ready_teams
 
 pytestmark = pytest.mark.django_db
 

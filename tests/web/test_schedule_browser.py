@@ -17,7 +17,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not 
 expect = sync_api.expect
 
 from matches.models import Match  # noqa: E402
-from tests.schedules.helpers import five_teams  # noqa: E402
+from tests.dugout.schedules.helpers import five_teams  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
