@@ -48,9 +48,7 @@ def _locked(user: AbstractBaseUser, match: Match) -> tuple[Match, MatchDraft]:
     if not policy.may_enter_result(user, match):
         raise NotPermitted("Only a coach of a team in this match or the commissioner can keep its live sheet.")
     if not lifecycle.allowed(match.status, lifecycle.Action.SUBMIT):
-        raise RuleViolation("This match's result is final: its live sheet is closed.")
-    if match.status == Match.Status.VOID:
-        raise RuleViolation(str(lifecycle.VOID_REFUSAL))
+        raise RuleViolation(lifecycle.refusal(match.status, lifecycle.Action.SUBMIT))
     draft, _ = MatchDraft.objects.get_or_create(match=match)
     return match, draft
 

@@ -30,7 +30,7 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     if not policy.may_enter_result(request.user, match):
         message = "Only a coach of a team in this match or the commissioner can keep its live sheet."
         return render(request, "matches/refused.html", {"message": message}, status=403)
-    if match.status == Match.Status.VOID:
+    if match.status == Match.Status.VOID:  # a final match's sheet still shows (closed); a void one has none
         return render(request, "matches/refused.html", {"message": lifecycle.VOID_REFUSAL}, status=409)
     sides = list(match.sides.select_related("team").order_by("order"))
     teams = drafts.draft_teams(match)

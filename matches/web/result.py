@@ -34,10 +34,7 @@ def match_result(request: HttpRequest, pk: int) -> HttpResponse:
     if not policy.may_enter_result(request.user, match):
         return refused(request, "Only a coach of a team in this match or the commissioner can enter its result.")
     if not available(request.user, match).submit:  # he may enter results, but not in this status
-        messages.error(request, "This match's result is final.")
-        return redirect("match-detail", pk=pk)
-    if match.status == Match.Status.VOID:
-        messages.error(request, lifecycle.VOID_REFUSAL)
+        messages.error(request, lifecycle.refusal(match.status, lifecycle.Action.SUBMIT))
         return redirect("match-detail", pk=pk)
     players: dict[int, list[Player]] = {t.pk: [] for t in teams}
     able = Player.objects.filter(
