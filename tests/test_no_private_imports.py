@@ -10,10 +10,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SKIP_DIRS = {"tests", "migrations", ".venv", "node_modules", "static", "templates"}
 
-#: The web layer, whose private imports other helpers remove in the same step (issue 11: pages live with their
-#: domain). Path prefixes, so a module moved into a package (matches/web.py → matches/web/) stays covered.
-#: The lead empties this set at merge, and the test then holds for the pages too.
-
 
 def _project_modules() -> list[Path]:
     return sorted(
