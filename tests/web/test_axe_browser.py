@@ -29,7 +29,7 @@ from django.urls import reverse  # noqa: E402
 from matches import disputes  # noqa: E402
 from matches import services as match_services  # noqa: E402
 from matches.prematch import prematch_post  # noqa: E402
-from tests.desk.conftest import result_body  # noqa: E402
+from tests.dugout.desk.conftest import result_body  # noqa: E402
 from tests.factories import UserFactory  # noqa: E402
 from tests.matches.conftest import full_team  # noqa: E402
 
