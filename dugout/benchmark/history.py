@@ -1,5 +1,6 @@
 """A league's history of final Blitz Bowl matches, made in bulk: each match's result is the ruleset's own
-`parse_result` of a plausible body, its players' rows `player_match_row`, its points `league_points`, and each
+`parse_result` of a plausible body, a row (`player_match_row`) for every player who played (the ruleset's
+`match_players`, asked as the services ask it: a stat line or not), its points `league_points`, and each
 team's post-match sequence the money the pure rules give (winnings, expensive mistakes) with the dice it rolled —
 the rows a confirmed match and two walked sequences leave (Match, MatchTeam with its snapshot, PlayerMatch, Roll,
 LedgerEntry, a complete Aftermath), written with bulk_create in batches. Nothing here takes a lock or a service
@@ -16,7 +17,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 
 from campaigns.dice import RollRecord
-from campaigns.rulesets.base import fmt_gil
+from campaigns.rulesets.base import PlayerState, fmt_gil
 from campaigns.rulesets.blitzbowl import postmatch
 from dugout.benchmark.play import result_body
 from matches.models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
@@ -76,7 +77,7 @@ def _snapshot(book: TeamBook) -> dict:
                 "name": p["name"],
                 "number": p["number"],
                 "position": p["position"],
-                "status": "active",
+                "status": p["status"],
                 "value": p["value"],
                 "spp": p["spp"],
             }
@@ -217,8 +218,9 @@ def _chunk_write(league, rules, hr, books, chunk, at, step, commissioner_id, rng
             )
             sides.append(side)
             improved: list[tuple[list[int], str]] = []
+            played = _played(rules, hr, book, line)
             for pk in book.players:
-                if pk not in by_player and pk not in mvps:
+                if pk not in played and pk not in by_player and pk not in mvps:
                     continue
                 row = rules.player_match_row(by_player.get(pk, {}), mvp=pk in mvps, hr=hr)
                 rows.append(PlayerMatch(match=match, team_id=book.pk, player_id=pk, **row))
@@ -272,6 +274,17 @@ def _chunk_write(league, rules, hr, books, chunk, at, step, commissioner_id, rng
     for b in books.values():
         b.entries.clear()
     return len(matches)
+
+
+def _played(rules, hr, book: TeamBook, line: dict) -> frozenset[int]:
+    """Who of the team played the match, as `matches.effects.played_by` asks the ruleset when a result becomes
+    final: the team's players as they stood before it, and its line of the result. Each gets his row, a stat line
+    or not, so a seeded career counts every match played, as real data does."""
+    states = tuple(
+        PlayerState(id=pk, position=p["position_key"], status=p["status"], value=p["value"])
+        for pk, p in book.players.items()
+    )
+    return rules.match_players(states, line=line, hr=hr)
 
 
 def _improve(player: dict, spp: int, hr, rng: random.Random) -> list[tuple[list[int], str]]:

@@ -150,6 +150,8 @@ def _teams(leagues_coaches: list[tuple[League, list]], sizes, history_start) -> 
             "name": p.name,
             "number": p.number,
             "position": p.position.name,
+            "position_key": p.position.key,
+            "status": p.status,
             "value": p.value,
             "spp": 0,
             "attributes": p.attributes,

@@ -7,8 +7,10 @@ from django.core.management import call_command
 from django.db.models import Count, Min
 
 from dugout.benchmark.seed import BIG_LEAGUE, SMALL_PREFIX
+from dugout.players.career import player_career
 from league.models import League
 from matches.models import Aftermath, Match, MatchTeam, PlayerMatch, Roll
+from matches.tally import season_tallies
 from teams.models import LedgerEntry, Player, Team
 
 pytestmark = pytest.mark.django_db(transaction=False)
@@ -62,6 +64,30 @@ def test_seeded_ledgers_run_in_sequence_and_never_go_below_zero(seeded):
 def test_players_spp_are_the_sums_of_their_match_rows(seeded):
     for player in Player.objects.filter(team__league=seeded):
         assert player.spp == sum(player.match_rows.values_list("spp", flat=True))
+
+
+def test_a_seeded_player_without_a_stat_line_in_a_match_he_played_has_its_row_and_his_career_counts_it(seeded):
+    """Who played is the ruleset's answer (every Blitz Bowl player able to play), as when a result becomes final:
+    the seeded history gives each of them a row, a stat line or not, like the matches played through the services."""
+    match = Match.objects.filter(league=seeded).order_by("pk").first()  # a bulk-written one (the real ones come last)
+    named = {r["player"] for r in match.result["players"]} | {t["mvp"] for t in match.result["teams"]}
+    team_ids = [t["team"] for t in match.result["teams"]]
+    quiet = Player.objects.filter(team_id__in=team_ids).exclude(pk__in=named).order_by("pk").first()
+    assert quiet is not None
+    row = PlayerMatch.objects.get(match=match, player=quiet)
+    assert (row.team_id, row.touchdowns, row.spp) == (quiet.team_id, 0, 0)
+    played = Match.objects.filter(league=seeded, status="final", sides__team=quiet.team_id).count()
+    assert player_career(quiet)["career"]["matches"] == played
+    assert season_tallies(league_id=seeded.pk, season=1)[quiet.pk]["matches"] == played
+
+
+def test_every_seeded_player_has_a_row_for_each_match_his_team_played_and_the_tally_counts_them(seeded):
+    for league in League.objects.filter(name__startswith="Bench "):
+        tallies = season_tallies(league_id=league.pk, season=1)
+        for player in Player.objects.filter(team__league=league):
+            played = Match.objects.filter(league=league, status="final", sides__team=player.team_id).count()
+            assert player.match_rows.count() == played
+            assert tallies.get(player.pk, {"matches": 0})["matches"] == played
 
 
 def test_seeding_again_reuses_the_leagues_and_reset_rebuilds_them(seeded):
