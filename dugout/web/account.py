@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 
+from dugout.web.auth import invalid
 from dugout.web.forms import TokenRevokeForm
 from league.tokens import token_revoke, token_revoke_all, user_tokens
 
@@ -50,6 +51,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     template_name = "account/password_change.html"
     success_url = reverse_lazy("account-tokens")
+
+    def form_invalid(self, form):
+        return invalid(super().form_invalid(form))
 
     def form_valid(self, form):
         response = super().form_valid(form)

@@ -30,6 +30,13 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"leagues": page.object_list, "page": page})
 
 
+def invalid(response: HttpResponse) -> HttpResponse:
+    """A Django auth view's answer to a form with errors, answered 400 as every page's refused input is: the form
+    again, its errors in words, nothing changed."""
+    response.status_code = 400
+    return response
+
+
 class ThrottledLoginView(auth_views.LoginView):
     """Log in through the same log-in guard as the API's token endpoint (league/logins.py): a waiting attempt
     is answered 429, saying when to try again, before its password is checked."""
@@ -38,7 +45,7 @@ class ThrottledLoginView(auth_views.LoginView):
 
     def form_invalid(self, form):
         if form.lockout is None:
-            return super().form_invalid(form)
+            return invalid(super().form_invalid(form))
         response = render(self.request, "registration/throttled.html", {"lockout": form.lockout}, status=429)
         response["Retry-After"] = str(form.lockout.retry_after())
         return response
@@ -62,7 +69,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user)
         messages.success(request, f"Welcome to Dugout, {user.username}!")
         return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
+    status = 400 if request.method == "POST" else 200  # the form again with its errors: no account was made
+    return render(request, "registration/signup.html", {"form": form}, status=status)
 
 
 def password_reset(request: HttpRequest) -> HttpResponse:
@@ -72,7 +80,8 @@ def password_reset(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         password_reset_request(email=form.cleaned_data["email"])
         return redirect("password_reset_done")
-    return render(request, "registration/password_reset_form.html", {"form": form})
+    status = 400 if request.method == "POST" else 200  # the form again with its errors: nothing was sent
+    return render(request, "registration/password_reset_form.html", {"form": form}, status=status)
 
 
 def password_reset_done(request: HttpRequest) -> HttpResponse:
@@ -86,6 +95,9 @@ class PasswordResetConfirmPage(auth_views.PasswordResetConfirmView):
 
     template_name = "registration/password_reset_confirm.html"
     success_url = reverse_lazy("password_reset_complete")
+
+    def form_invalid(self, form):
+        return invalid(super().form_invalid(form))
 
     def form_valid(self, form):
         try:

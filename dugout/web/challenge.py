@@ -21,8 +21,10 @@ def league_challenge(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League, pk=pk)
     matches = list(match_queryset().filter(league=league).exclude(status=Match.Status.FINAL).order_by("-id")[:50])
     form = ChallengeForm(request.POST or None, matches=matches)
-    rolled = None
-    if request.method == "POST" and form.is_valid():
+    rolled, status = None, 200
+    if request.method == "POST" and not form.is_valid():
+        status = 400  # the form again with its errors: nothing was rolled
+    elif request.method == "POST":
         data = form.cleaned_data
         with refusals(form=form, forbidden_page=True) as refused:
             roll, result = challenges.challenge_roll(
@@ -43,10 +45,11 @@ def league_challenge(request: HttpRequest, pk: int) -> HttpResponse:
             rolled = {"roll": roll, "result": result, "faces": faces, "threshold": threshold}
         if refused.forbidden:
             return render(request, "matches/refused.html", {"message": refused.message}, status=403)
+        status = refused.status  # 200 with the roll, else the refusal's (400 the input, 409 the match's state)
     context = {
         "league": league,
         "form": form,
         "rolled": rolled,
         "recent": challenges.recent_challenges(league=league),
     }
-    return render(request, "league/challenge.html", context)
+    return render(request, "league/challenge.html", context, status=status)

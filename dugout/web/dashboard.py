@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from core.pages import refusals
 from dugout.web.forms import HouseRulesForm, MemberForm, ReportSettingsForm, StadiumForm
@@ -35,9 +36,10 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
     rules_form = HouseRulesForm(prefix="rules", initial={"overrides": league.house_rules_overrides})
     stadium_form = StadiumForm(prefix="stadium")
     report_form = ReportSettingsForm(prefix="report", instance=league)
+    status = 200
     if request.method == "POST":
         action = request.POST.get("action")
-        with refusals(request):
+        with refusals(request) as outcome:
             if action == "member":
                 member_form = MemberForm(request.POST, prefix="member")
                 if member_form.is_valid():
@@ -71,6 +73,11 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
                     league_services.stadium_create(user=request.user, league=league, **stadium_form.cleaned_data)
                     messages.success(request, f"{stadium_form.cleaned_data['name']} added.")
                     return redirect("commissioner-dashboard", league_id=league.pk)
+            else:
+                messages.error(request, gettext("Unknown action: nothing was changed."))
+        # The dashboard again, its form's errors (or the refusal) in words, means nothing was changed: 400 for the
+        # input, else the refusal's own status (409 the league's state, 403 not his to do).
+        status = outcome.status if outcome else 400
     members = list_page(request, Paginator(league_members(league=league), MEMBERS_PAGE))
     context = {
         "league": league,
@@ -88,4 +95,4 @@ def commissioner_dashboard(request: HttpRequest, league_id: int) -> HttpResponse
         "invite_link": request.session.pop("invite_link", None),
         "invite_link_days": joining.link_ttl().days,
     }
-    return render(request, "league/dashboard.html", context)
+    return render(request, "league/dashboard.html", context, status=status)

@@ -67,10 +67,11 @@ def queue_context(league: League) -> dict:
     }
 
 
-def queue_answer(request: HttpRequest, league: League) -> HttpResponse:
-    """After a queue item's action: the panel again (htmx), or back to the dashboard."""
+def queue_answer(request: HttpRequest, league: League, status: int = 200) -> HttpResponse:
+    """After a queue item's action: the panel again (htmx) — answered with the refusal's `status` when the action
+    was refused, nothing changed — or back to the dashboard."""
     if request.htmx:
-        return render(request, "league/_queue.html", queue_context(league))
+        return render(request, "league/_queue.html", queue_context(league), status=status)
     return redirect("commissioner-dashboard", league_id=league.pk)
 
 
@@ -80,12 +81,12 @@ def desk_queue(request: HttpRequest, league: League) -> HttpResponse:
     of their own. A POST naming its `action` (a form from a page opened before the actions had URLs of their
     own) is carried out by that action, then the panel again (htmx) or back to the dashboard."""
     if request.method == "POST":
-        with refusals(request):
+        with refusals(request) as outcome:
             act = QUEUE_ACTIONS.get(request.POST.get("action", ""))
             if act is None:
                 raise RuleViolation(_("Unknown action."), field="action")
             messages.success(request, act(request, league))
-        return queue_answer(request, league)
+        return queue_answer(request, league, outcome.status)
     template = "league/_queue.html" if request.htmx else "league/queue.html"
     return render(request, template, queue_context(league))
 
@@ -131,9 +132,9 @@ def queue_action(act):
     @commissioner_page
     @functools.wraps(act)
     def view(request: HttpRequest, league: League) -> HttpResponse:
-        with refusals(request):
+        with refusals(request) as outcome:
             messages.success(request, act(request, league))
-        return queue_answer(request, league)
+        return queue_answer(request, league, outcome.status)
 
     return view
 

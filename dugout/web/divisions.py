@@ -51,11 +51,13 @@ def _act(request: HttpRequest, league: League) -> str:
 def desk_divisions(request: HttpRequest, league: League) -> HttpResponse:
     """GET: the divisions panel (the dashboard's, for htmx; a page otherwise). POST: one of its forms, then the
     panel again (htmx) or back to the dashboard."""
+    status = 200
     if request.method == "POST":
-        with refusals(request):
+        with refusals(request) as outcome:
             messages.success(request, _act(request, league))
         if not request.htmx:
             return redirect("commissioner-dashboard", league_id=league.pk)
+        status = outcome.status  # the panel again: with the refusal in words, nothing was changed
     listed = divisions.league_divisions(league=league)
     names = {d["id"]: d["name"] for d in listed}
     teams = [
@@ -72,4 +74,4 @@ def desk_divisions(request: HttpRequest, league: League) -> HttpResponse:
         "may_manage": may_manage_divisions(request.user, league),
     }
     template = "league/_divisions.html" if request.htmx else "league/divisions.html"
-    return render(request, template, context)
+    return render(request, template, context, status=status)

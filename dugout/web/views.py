@@ -41,7 +41,8 @@ def league_create(request: HttpRequest) -> HttpResponse:
         league = league_services.league_create(user=request.user, **form.cleaned_data)
         messages.success(request, f"{league.name} is open. You are its commissioner.")
         return redirect("league-detail", pk=league.pk)
-    return render(request, "league/league_form.html", {"form": form})
+    status = 400 if request.method == "POST" else 200  # the form again with its errors: no league was opened
+    return render(request, "league/league_form.html", {"form": form}, status=status)
 
 
 #: The league page's panels are bounded: the first teams and the top of the table, the next

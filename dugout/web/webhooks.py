@@ -47,11 +47,13 @@ def _act(request: HttpRequest, league: League) -> str:
 @commissioner_page
 def desk_webhooks(request: HttpRequest, league: League) -> HttpResponse:
     """GET: the webhooks panel (htmx) or page. POST: one of its forms, then the panel again or the dashboard."""
+    status = 200
     if request.method == "POST":
-        with refusals(request):
+        with refusals(request) as outcome:
             messages.success(request, _act(request, league))
         if not request.htmx:
             return redirect("commissioner-dashboard", league_id=league.pk)
+        status = outcome.status  # the panel again: with the refusal in words, nothing was changed
     context = {
         "league": league,
         "hooks": services.league_webhooks(league=league),
@@ -59,4 +61,4 @@ def desk_webhooks(request: HttpRequest, league: League) -> HttpResponse:
         "events": EVENTS,
     }
     template = "league/_webhooks.html" if request.htmx else "league/webhooks.html"
-    return render(request, template, context)
+    return render(request, template, context, status=status)

@@ -109,17 +109,21 @@ def aftermath_walk(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
     if aftermath is None:
         messages.error(request, "The post-match sequence opens when the result is final.")
         return redirect("match-detail", pk=pk)
-    error = ""
+    error, status = "", 200
     steps = match.league.rules.postmatch_steps
     if request.method == "POST":
+        # Whatever the panel says again after a POST, nothing was run: 409 for a step no longer the current one,
+        # 400 for the input, else the refusal's own status.
         form = _step_form(aftermath, team, data=request.POST)
         if form is None:
-            error = "The post-match sequence is complete: nothing was changed."
+            error, status = "The post-match sequence is complete: nothing was changed.", 409
         elif request.POST.get("step") != steps[aftermath.step_index].key:
             # A page left open on an earlier step: say so rather than ask for this step's decision.
-            error = already_run(f"at {steps[aftermath.step_index].title}")
+            error, status = already_run(f"at {steps[aftermath.step_index].title}"), 409
             form = _step_form(aftermath, team)
-        elif form.is_valid():
+        elif not form.is_valid():
+            status = 400
+        else:
             with refusals() as outcome:
                 aftermath = aftermath_post(
                     user=request.user,
@@ -136,6 +140,7 @@ def aftermath_walk(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
                 return redirect("match-aftermath", pk=pk, team_id=team_id)
             if outcome.forbidden:
                 return refused(request, outcome.message)
+            status = outcome.status
             if isinstance(outcome.error, StepConflict):  # another tab or coach ran it meanwhile
                 aftermath.refresh_from_db()
                 now = "complete" if aftermath.complete else f"at {steps[aftermath.step_index].title}"
@@ -146,4 +151,5 @@ def aftermath_walk(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
     else:
         form = _step_form(aftermath, team)
     context = _walk_context(aftermath, team_id, form=form, error=error)
-    return render(request, "matches/_aftermath.html" if request.htmx else "matches/aftermath.html", context)
+    template = "matches/_aftermath.html" if request.htmx else "matches/aftermath.html"
+    return render(request, template, context, status=status)

@@ -168,16 +168,19 @@ def prematch_walk(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, f"{league.rules.name} has no pre-match sequence.")
         return redirect("match-detail", pk=pk)
     state = prematch_state(match)
-    error = ""
+    error, status = "", 200
     form = _prematch_form(match, state, sides)
     if request.method == "POST":
+        # Whatever the panel says again after a POST, nothing was run: 409 for a step no longer the current one,
+        # 400 for the input, else the refusal's own status.
         if form is None:
-            error = "The pre-match sequence is complete: nothing was changed."
+            error, status = "The pre-match sequence is complete: nothing was changed.", 409
         elif request.POST.get("step") != state["step"]:
             # A page left open on an earlier step.
-            error = already_run(f"at {_step_title(match, state['step'])}")
+            error, status = already_run(f"at {_step_title(match, state['step'])}"), 409
         else:
             form = _prematch_form(match, state, sides, data=request.POST)
+            status = 400
             if form.is_valid():
                 with refusals() as outcome:
                     prematch_post(
@@ -194,6 +197,7 @@ def prematch_walk(request: HttpRequest, pk: int) -> HttpResponse:
                     return redirect("match-prematch", pk=pk)
                 if outcome.forbidden:
                     return refused(request, outcome.message)
+                status = outcome.status
                 if isinstance(outcome.error, StepConflict):  # another tab or coach ran it meanwhile
                     state = prematch_state(match)
                     now = "complete" if state["complete"] else f"at {_step_title(match, state['step'])}"
@@ -204,4 +208,5 @@ def prematch_walk(request: HttpRequest, pk: int) -> HttpResponse:
                 else:
                     show_on_form(form, outcome.refusal)
     context = _prematch_context(match, sides, request.user, form=form, error=error)
-    return render(request, "matches/_prematch.html" if request.htmx else "matches/prematch.html", context)
+    template = "matches/_prematch.html" if request.htmx else "matches/prematch.html"
+    return render(request, template, context, status=status)

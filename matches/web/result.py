@@ -44,14 +44,18 @@ def match_result(request: HttpRequest, pk: int) -> HttpResponse:
         players[player.team_id].append(player)
     form = _result_form(request, match, teams, players)
     status = 200
-    if request.method == "POST" and form.is_valid():
-        with refusals(form=form) as outcome:
-            services.match_submit_result(user=request.user, match_id=match.pk, body=form.body())
-            messages.success(
-                request, "Result entered. It becomes final when the other coach or the commissioner confirms it."
-            )
-            return redirect("match-detail", pk=pk)
-        status = 403 if outcome.forbidden else 200  # a rule's refusal is shown on the form, as it always was
+    if request.method == "POST":
+        # The form again, with its errors in words, means nothing was entered: 400 for the input, or the
+        # refusal's own status (409 not in this state, 403 not his to do).
+        status = 400
+        if form.is_valid():
+            with refusals(form=form) as outcome:
+                services.match_submit_result(user=request.user, match_id=match.pk, body=form.body())
+                messages.success(
+                    request, "Result entered. It becomes final when the other coach or the commissioner confirms it."
+                )
+                return redirect("match-detail", pk=pk)
+            status = outcome.status
     missing = Player.objects.filter(team__in=teams, left_at__isnull=True, status=Player.Status.MISS_NEXT_MATCH)
     context = {"match": match, "league": league, "form": form, "missing": list(missing.order_by("team_id", "name"))}
     return render(request, getattr(form, "template", "matches/result.html"), context, status=status)

@@ -37,19 +37,21 @@ def match_schedule(request: HttpRequest) -> HttpResponse:
         tests_to_win=hr.get("tests_to_win"),
     )
     status = 200
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        with refusals(form=form) as outcome:
-            match = services.match_schedule(
-                user=request.user,
-                league=league,
-                team_ids=form.team_ids(),
-                kind=data["kind"],
-                stadium_id=data["stadium"],
-                event=data.get("event", ""),
-                tests_to_win=data.get("tests_to_win"),
-            )
-            messages.success(request, "The match is scheduled.")
-            return redirect("match-detail", pk=match.pk)
-        status = 403 if outcome.forbidden else 200  # a rule's refusal is shown on the form, as it always was
+    if request.method == "POST":
+        status = 400  # the form again with its errors: nothing was scheduled
+        if form.is_valid():
+            data = form.cleaned_data
+            with refusals(form=form) as outcome:
+                match = services.match_schedule(
+                    user=request.user,
+                    league=league,
+                    team_ids=form.team_ids(),
+                    kind=data["kind"],
+                    stadium_id=data["stadium"],
+                    event=data.get("event", ""),
+                    tests_to_win=data.get("tests_to_win"),
+                )
+                messages.success(request, "The match is scheduled.")
+                return redirect("match-detail", pk=match.pk)
+            status = outcome.status  # 400 the input, 409 the state, 403 not his to do
     return render(request, "matches/schedule.html", {"league": league, "form": form}, status=status)

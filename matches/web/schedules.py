@@ -26,7 +26,9 @@ def league_schedule(request: HttpRequest, pk: int) -> HttpResponse:
     divisions = list(league.divisions.values_list("pk", "name"))
     form = GenerateForm(request.POST or None, divisions=divisions)
     preview, status = None, 200
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and not form.is_valid():
+        status = 400  # the form again with its errors: nothing previewed, nothing published
+    elif request.method == "POST":
         publish = request.POST.get("action") == "publish"
         with refusals(form=form) as outcome:
             answer = schedules.schedule_generate(

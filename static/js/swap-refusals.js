@@ -1,4 +1,4 @@
-/* A refused purchase (400 or 409) answers with the shop re-rendered around its error message: swap it in like
+/* A refused form (400 or 409) answers with its panel re-rendered around the error message: swap it in like
    a success, so the coach reads why. Kept in a file rather than an hx-on attribute, because hx-on needs eval,
    which the Content-Security-Policy forbids. Applies to every element marked data-swap-refusals. */
 (function () {

@@ -25,17 +25,21 @@ def team_create(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "Join the league as a coach before creating a team.")
         return redirect("league-detail", pk=pk)
     form = TeamForm(request.POST or None, rosters=Roster.objects.filter(ruleset=league.ruleset))
-    if request.method == "POST" and form.is_valid():
-        with refusals(form=form):
-            team = services.team_create(
-                user=request.user,
-                league=league,
-                name=form.cleaned_data["name"],
-                roster_key=form.cleaned_data["roster"],
-            )
-            messages.success(request, f"{team.name} is founded. Hire your first players.")
-            return redirect("team-detail", pk=team.pk)
-    return render(request, "league/team_form.html", {"form": form, "league": league})
+    status = 200
+    if request.method == "POST":
+        status = 400  # the form again with its errors: no team was founded
+        if form.is_valid():
+            with refusals(form=form) as outcome:
+                team = services.team_create(
+                    user=request.user,
+                    league=league,
+                    name=form.cleaned_data["name"],
+                    roster_key=form.cleaned_data["roster"],
+                )
+                messages.success(request, f"{team.name} is founded. Hire your first players.")
+                return redirect("team-detail", pk=team.pk)
+            status = outcome.status
+    return render(request, "league/team_form.html", {"form": form, "league": league}, status=status)
 
 
 @team_write
@@ -45,7 +49,7 @@ def team_ready(request: HttpRequest, pk: int) -> HttpResponse:
     with refusals() as outcome:
         services.team_close_creation(team_id=pk, user=request.user)
     if outcome:
-        return sheet_response(request, pk, errors=[outcome.message])
+        return sheet_response(request, pk, errors=[outcome.message], status=outcome.status)
     return sheet_response(request, pk, notice="The team is ready: creation prices no longer apply.")
 
 
@@ -72,9 +76,11 @@ def team_hire(request: HttpRequest, pk: int) -> HttpResponse:
         if not outcome:
             return sheet_response(request, pk, notice=f"Hired {player.name}.")
         errors.append(outcome.message)
+        status = outcome.status
     else:
         errors.extend(f"{field}: {' '.join(msgs)}" for field, msgs in form.errors.items())
-    return sheet_response(request, pk, errors=errors, hire_form=form)
+        status = 400
+    return sheet_response(request, pk, errors=errors, hire_form=form, status=status)
 
 
 @team_write
@@ -84,7 +90,7 @@ def team_fire(request: HttpRequest, pk: int, player_id: int) -> HttpResponse:
     with refusals() as outcome:
         player = services.team_fire_player(team_id=pk, player_id=player_id, user=request.user)
     if outcome:
-        return sheet_response(request, pk, errors=[outcome.message])
+        return sheet_response(request, pk, errors=[outcome.message], status=outcome.status)
     return sheet_response(request, pk, notice=f"{player.name} is fired.")
 
 
@@ -95,11 +101,11 @@ def team_buy(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponseForbidden("Only this team's coach may buy for it.")
     form = PurchaseForm(request.POST, items=team.league.rules.purchase_items)
     if not form.is_valid():
-        return sheet_response(request, pk, errors=["Choose an item and a quantity of at least 1."])
+        return sheet_response(request, pk, errors=["Choose an item and a quantity of at least 1."], status=400)
     with refusals() as outcome:
         services.team_purchase(team_id=pk, user=request.user, **form.cleaned_data)
     if outcome:
-        return sheet_response(request, pk, errors=[outcome.message])
+        return sheet_response(request, pk, errors=[outcome.message], status=outcome.status)
     return sheet_response(request, pk, notice="Bought.")
 
 
@@ -111,11 +117,11 @@ def team_learn_ability(request: HttpRequest, pk: int, player_id: int) -> HttpRes
         return HttpResponseForbidden("Only this team's coach may have its players learn abilities.")
     ability = request.POST.get("ability", "")
     if not ability:
-        return sheet_response(request, pk, errors=["Choose the ability to learn."])
+        return sheet_response(request, pk, errors=["Choose the ability to learn."], status=400)
     with refusals() as outcome:
         player = services.team_learn_ability(team_id=pk, player_id=player_id, user=request.user, ability=ability)
     if outcome:
-        return sheet_response(request, pk, errors=[outcome.message])
+        return sheet_response(request, pk, errors=[outcome.message], status=outcome.status)
     return sheet_response(request, pk, notice=f"{player.name} learned {team.league.rules.words.humanise(ability)}.")
 
 
@@ -127,5 +133,5 @@ def team_cancel_residency(request: HttpRequest, pk: int) -> HttpResponse:
     with refusals() as outcome:  # a Conflict too: nothing to cancel any more, or the team owns the stadium
         services.team_cancel_residency(team_id=pk, user=request.user)
     if outcome:
-        return sheet_response(request, pk, errors=[outcome.message])
+        return sheet_response(request, pk, errors=[outcome.message], status=outcome.status)
     return sheet_response(request, pk, notice="The home stadium is cancelled.")

@@ -117,10 +117,12 @@ def team_page_context(request: HttpRequest, pk: int) -> dict:
     return context
 
 
-def sheet_response(request: HttpRequest, pk: int, **extra) -> HttpResponse:
-    """After a write: the sheet fragment for htmx, or a redirect for a plain form post."""
+def sheet_response(request: HttpRequest, pk: int, *, status: int = 200, **extra) -> HttpResponse:
+    """After a write: the sheet fragment for htmx — answered with `status`, the refusal's (400 the input, 409 the
+    state) when the write changed nothing, so a refused form never reads as a success — or a redirect for a
+    plain form post."""
     if request.htmx:
-        return render(request, "teams/_sheet.html", sheet_context(request, pk, **extra))
+        return render(request, "teams/_sheet.html", sheet_context(request, pk, **extra), status=status)
     for error in extra.get("errors", []):
         messages.error(request, error)
     if extra.get("notice"):

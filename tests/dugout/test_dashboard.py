@@ -69,5 +69,37 @@ def test_commissioner_adds_a_stadium_with_a_special_attribute(as_commissioner, l
 def test_failed_web_logins_are_throttled_like_the_api(client, coach, settings):
     """api-v1: repeated failed logins are throttled (429) — the log-in page too (5 per account and address)."""
     for _ in range(settings.LOGIN_THROTTLE["pair_failures"]):
-        assert client.post("/login/", {"username": coach.username, "password": "wrong"}).status_code == 200
+        assert client.post("/login/", {"username": coach.username, "password": "wrong"}).status_code == 400
     assert client.post("/login/", {"username": coach.username, "password": "wrong"}).status_code == 429
+
+
+def test_an_invalid_dashboard_form_is_answered_400_with_its_error_and_changes_nothing(as_commissioner, league):
+    response = as_commissioner.post(url(league), {"action": "stadium", "stadium-name": ""})
+
+    assert response.status_code == 400  # the dashboard again, the form's error in words
+    assert "This field is required." in response.content.decode()
+    assert not league.stadiums.exists()
+
+
+@pytest.mark.parametrize(
+    ("username", "role", "status", "words"),
+    [
+        ("nobody-by-that-name", "coach", 400, "No user called"),  # the input
+        ("commish", "commissioner", 409, "is already a commissioner of this league"),  # the league as it is
+    ],
+)
+def test_a_refused_dashboard_action_is_answered_with_the_refusals_status_and_changes_nothing(
+    as_commissioner, league, username, role, status, words
+):
+    response = as_commissioner.post(url(league), {"action": "member", "member-username": username, "member-role": role})
+
+    assert response.status_code == status
+    assert words in response.content.decode()
+    assert not Invitation.objects.filter(league=league).exists()
+
+
+def test_an_unknown_dashboard_action_is_answered_400_in_words(as_commissioner, league):
+    response = as_commissioner.post(url(league), {"action": "wat"})
+
+    assert response.status_code == 400
+    assert "Unknown action: nothing was changed." in response.content.decode()

@@ -42,3 +42,18 @@ def test_issue14_webhooks_panel_refuses_a_private_url_and_a_coach(client, league
     assert client.post(url, {"action": "delete", "hook": "x"}).status_code == 302  # a bad id: a message, no 500
     client.force_login(make_coach(coach))
     assert client.get(url).status_code == 403
+
+
+@override_settings(WEBHOOK_ALLOW_PRIVATE_HOSTS=False)
+def test_a_refused_webhook_by_htmx_is_the_panel_again_answered_400(client, league, commissioner):
+    """The panel swaps a refusal in (data-swap-refusals) and reads it as one: 400, the reason in words."""
+    client.force_login(commissioner)
+    url = reverse("desk-webhooks", args=[league.pk])
+    form = {"action": "create", "url": "http://10.0.0.1/h", "kind": "slack", "events": ["player_died"]}
+
+    response = client.post(url, form, HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "public hosts only" in page and "data-swap-refusals" in page
+    assert not Webhook.objects.exists()

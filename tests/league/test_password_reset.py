@@ -361,6 +361,11 @@ def test_the_reset_pages_end_to_end(coach, worker, django_capture_on_commit_call
     assert opened.status_code == 302
     form = browser.get(opened["Location"])
     assert form.status_code == 200 and "Set a new password" in form.content.decode()
+    # Two different passwords: the form again with its error in words, answered 400, the password unchanged.
+    mismatched = browser.post(opened["Location"], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD + "x"})
+    assert mismatched.status_code == 400 and "didn’t match" in mismatched.content.decode()
+    coach.refresh_from_db()
+    assert not coach.check_password(NEW_PASSWORD)
     done = browser.post(opened["Location"], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
     assert done.status_code == 302 and done["Location"] == "/password-reset/done/"
     assert browser.get(done["Location"]).status_code == 302
@@ -382,7 +387,7 @@ def test_the_reset_page_answers_the_same_for_an_unknown_address(coach, worker, d
 def test_the_reset_page_says_what_is_wrong_with_a_bad_address(client):
     response = client.post("/password-reset/", {"email": "not an address"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400  # the form again with its error in words
     assert "Enter a valid email address" in response.content.decode()
     assert PasswordResetMail.objects.count() == 0
 

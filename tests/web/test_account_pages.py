@@ -129,7 +129,7 @@ def test_the_password_page_refuses_a_new_password_under_twelve_characters(as_coa
 
     response = as_coach.post(PASSWORD_PAGE, {"old_password": PASSWORD, "new_password1": short, "new_password2": short})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "at least 12 characters" in response.content.decode()
     coach.refresh_from_db()
     assert coach.check_password(PASSWORD)
@@ -144,7 +144,7 @@ def test_sign_up_refuses_a_password_under_twelve_characters(client, db):
 
     response = client.post("/signup/", {"username": "newbie", "password1": short, "password2": short})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "at least 12 characters" in response.content.decode()
     assert not get_user_model().objects.filter(username="newbie").exists()
 

@@ -61,6 +61,24 @@ def hire_from_the_sheet(page, position: Position, name: str) -> None:
     assert page.evaluate("window.__sameDocument === true"), "the hire reloaded the page instead of swapping #sheet"
 
 
+def a_refused_hire_is_swapped_in(page) -> None:
+    """A refused hire is answered 400 with the sheet and the reason in words; #sheet is marked
+    data-swap-refusals, so htmx swaps it in like a success: the coach reads why, on the same page, and the
+    treasury has not moved."""
+    treasury = data_value(page, "#treasury")
+    page.evaluate("window.__sameDocument = true")
+    # No name: the browser's own check is lifted so the server is the one to refuse.
+    page.evaluate("document.querySelectorAll('#hire-form [required]').forEach((e) => e.removeAttribute('required'))")
+    form = page.locator("#hire-form")
+    form.locator("#id_name").fill("")
+    with page.expect_response(lambda r: r.url.endswith("/hire/") and r.request.method == "POST") as refused:
+        form.get_by_role("button", name="Hire").click()
+    assert refused.value.status == 400
+    expect(page.locator("#sheet [role=alert]")).to_contain_text("name: This field is required.")
+    assert data_value(page, "#treasury") == treasury
+    assert page.evaluate("window.__sameDocument === true"), "the refused hire reloaded the page"
+
+
 def test_stranger_signs_up_joins_a_league_founds_a_team_and_hires_two_players(page, js_errors):
     league = LeagueFactory(name="Gil Cup", ruleset="blitzbowl", created_by=UserFactory(username="commish"))
     assert league.open_registration
@@ -96,6 +114,7 @@ def test_stranger_signs_up_joins_a_league_founds_a_team_and_hires_two_players(pa
     # Hires two players from the team sheet; each hire costs its position's price and adds it to the TV.
     hire_from_the_sheet(page, blitzer, "Brick Stonefist")
     hire_from_the_sheet(page, catcher, "Hugo Hands")
+    a_refused_hire_is_swapped_in(page)
     treasury, team_value = 100_000 - blitzer.cost - catcher.cost, blitzer.cost + catcher.cost
     expect(page.locator("#treasury")).to_have_attribute("data-value", str(treasury))
     expect(page.locator("#team-value")).to_have_attribute("data-value", str(team_value))

@@ -22,7 +22,10 @@ def test_issue13_divisions_the_dashboard_loads_the_divisions_panel(client, leagu
     page = client.get(f"/commissioner/{league.pk}/").content.decode()
     assert f'hx-get="{url(league)}"' in page
     panel = client.get(url(league), HTTP_HX_REQUEST="true").content.decode()
-    assert panel.startswith('<section class="panel" id="divisions">') and 'id="division-create"' in panel
+    assert (
+        panel.startswith('<section class="panel" id="divisions" data-swap-refusals>')
+        and 'id="division-create"' in panel
+    )
     assert "<html" not in panel  # the panel only, for htmx to swap in
 
 
@@ -48,16 +51,19 @@ def test_issue13_divisions_the_commissioner_creates_renames_places_and_deletes(c
 def test_issue13_divisions_bad_input_is_said_in_words_and_changes_nothing(client, league, commissioner):
     Division.objects.create(league=league, name="North")
     client.force_login(commissioner)
-    for body in (
-        {"action": "create", "name": ""},
-        {"action": "create", "name": "north"},
-        {"action": "rename", "division": "abc", "name": "X"},
-        {"action": "assign", "division": "", "teams": ["1"]},
-        {"action": "assign", "division": "none"},
-        {"action": "wat"},
+    for body, status in (
+        ({"action": "create", "name": ""}, 400),
+        ({"action": "create", "name": "north"}, 409),  # the name is taken: a conflict with the league as it is
+        ({"action": "rename", "division": "abc", "name": "X"}, 400),
+        ({"action": "assign", "division": "", "teams": ["1"]}, 400),
+        ({"action": "assign", "division": "none"}, 400),
+        ({"action": "wat"}, 400),
     ):
         r = client.post(url(league), body, HTTP_HX_REQUEST="true")
-        assert r.status_code == 200 and 'class="messages"' in r.content.decode(), body
+        # The panel again with the refusal in words, answered as refused (the panel swaps it in by
+        # data-swap-refusals), never as a success.
+        assert r.status_code == status and 'class="messages"' in r.content.decode(), body
+        assert "data-swap-refusals" in r.content.decode()
     assert list(Division.objects.values_list("name", flat=True)) == ["North"]
 
 

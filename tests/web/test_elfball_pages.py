@@ -221,7 +221,7 @@ def test_a_refused_result_is_shown_on_the_goal_it_concerns_and_nothing_is_stored
 
     response = client.post(result_url(match), form_data({winds: [[w[1]], [w[2]]], widows: [[b[1]], [b[2], b[3]]]}))
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     page = text(response)
     assert "The result was not saved." in page
     goal = element(page, f"goal-{widows.pk}-1")
@@ -540,3 +540,13 @@ def test_schedule_page_sets_the_tests_to_win_and_the_result_form_follows(client,
     page = text(client.get(result_url(match)))
     assert f'id="goal-{widows.pk}-3"' in page and f'id="goal-{widows.pk}-4"' not in page
     assert "The first team to win 3 Tests wins." in page
+
+
+def test_a_challenge_with_an_out_of_range_form_is_answered_400_and_rolls_nothing(client, elf_league, commissioner):
+    client.force_login(commissioner)
+
+    response = client.post(f"/leagues/{elf_league.pk}/challenge/", {"dice": "0", "threshold": "4", "values": ""})
+
+    assert response.status_code == 400  # the form again with its error in words
+    assert "Ensure this value is greater than or equal to 1." in text(response)
+    assert not Roll.objects.exists()

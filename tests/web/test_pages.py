@@ -275,7 +275,7 @@ def test_sign_up_creates_the_user_and_logs_them_in(client, db):
 def test_sign_up_with_mismatched_passwords_creates_nobody(client, db):
     response = client.post("/signup/", {"username": "newbie", "password1": PASSWORD, "password2": PASSWORD + "x"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "didn’t match" in html.unescape(text(response))
     assert not get_user_model().objects.filter(username="newbie").exists()
     assert "_auth_user_id" not in client.session
@@ -300,7 +300,7 @@ def test_log_in_with_username_and_password(client, coach):
 def test_log_in_with_a_wrong_password_is_refused(client, coach):
     response = client.post("/login/", {"username": "alice", "password": "not-it"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Please enter a correct username and password" in text(response)
     assert "_auth_user_id" not in client.session
 
@@ -318,6 +318,16 @@ def test_create_league_makes_the_user_commissioner_and_redirects_to_the_league(c
     assert Membership.objects.filter(league=league, user=coach, role=Membership.Role.COMMISSIONER).exists()
     assert response.redirect_chain == [(league_url(league), 302)]
     assert "Moot Bowl is open. You are its commissioner." in text(response)
+
+
+def test_create_league_with_an_incomplete_form_is_answered_400_and_opens_nothing(client, coach):
+    client.force_login(coach)
+
+    response = client.post(reverse("league-create"), {"name": "", "ruleset": "blitzbowl"})
+
+    assert response.status_code == 400  # the form again with its error in words
+    assert "This field is required." in text(response)
+    assert not League.objects.exists()
 
 
 def test_create_league_asks_anonymous_visitors_to_log_in(client, db):
@@ -365,7 +375,7 @@ def test_a_second_team_for_the_same_coach_is_refused_on_the_form(client, team):
 
     response = client.post(reverse("team-create", args=[team.league_id]), {"name": "Spare Humes", "roster": "hume"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "This league allows one team per coach" in text(response)
     assert not Team.objects.filter(name="Spare Humes").exists()
 
@@ -429,6 +439,8 @@ def test_hire_over_a_position_limit_is_refused_with_the_reason_and_changes_nothi
     )
 
     page = text(response)
+    # By htmx, the sheet again with the reason, answered as refused (the sheet swaps it in by data-swap-refusals).
+    assert response.status_code == (400 if via_htmx else 200)
     assert "The roster allows at most 1 Ogre player(s); the team already has them." in page
     assert "Second Ogre" not in roster_table(page)
     assert snapshot(team) == before
@@ -449,6 +461,7 @@ def test_hire_without_enough_gil_is_refused_with_the_reason_and_changes_nothing(
     )
 
     page = text(response)
+    assert response.status_code == (400 if via_htmx else 200)
     assert "Not enough gil: a Blitzer costs 9,000 gil and the treasury holds 8,000 gil." in page
     assert snapshot(team) == before
     assert on_roster(team) == []
@@ -462,6 +475,7 @@ def test_hire_with_an_incomplete_form_names_the_field_and_changes_nothing(client
     response = client.post(hire_url(team), {"position": "wizard", "name": ""}, headers=HTMX)
 
     page = html.unescape(text(response))
+    assert response.status_code == 400
     assert "position: Select a valid choice. wizard is not one of the available choices." in page
     assert "name: This field is required." in page
     assert snapshot(team) == before

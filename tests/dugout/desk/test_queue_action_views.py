@@ -178,3 +178,15 @@ def test_the_queue_forms_post_to_each_actions_own_url(client, league, commission
     for name in ("desk-queue-confirm", "desk-queue-correct", "desk-queue-reject"):
         assert f'formaction="{reverse(name, args=[league.pk])}"' in html
     assert 'name="action"' not in html
+
+
+def test_a_refused_queue_action_by_htmx_is_the_panel_again_answered_400(client, league, commissioner):
+    """The queue panel swaps a refusal in (data-swap-refusals) and reads it as one: 400, the reason in words."""
+    client.force_login(commissioner)
+
+    response = client.post(reverse("desk-queue-confirm", args=[league.pk]), {"match": "abc"}, HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section class="panel" id="queue" data-swap-refusals')
+    assert "Choose the match." in html

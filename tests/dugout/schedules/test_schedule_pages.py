@@ -50,6 +50,17 @@ def test_a_refused_schedule_says_why_on_the_form(league, commissioner):
     assert "Seed the knockout" in r.content.decode()
 
 
+def test_an_incomplete_schedule_form_is_answered_400_and_previews_and_publishes_nothing(league, commissioner):
+    five_teams(league)
+    client = signed_in(commissioner)
+    for action in ("preview", "publish"):
+        r = client.post(f"/leagues/{league.pk}/schedule/", {**FORM, "start": "", "action": action})
+        assert r.status_code == 400, action  # the form again with its error in words
+        page = r.content.decode()
+        assert "This field is required." in page and 'id="schedule-preview"' not in page
+    assert not Schedule.objects.exists() and not Match.objects.exists()
+
+
 def test_a_coach_is_refused_the_schedule_page(league, coach, make_coach):
     make_coach(coach)
     assert signed_in(coach).get(f"/leagues/{league.pk}/schedule/").status_code == 403

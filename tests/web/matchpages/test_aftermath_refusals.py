@@ -42,7 +42,7 @@ def test_bad_dice_are_refused_on_the_page_and_change_nothing(client, final, hume
     if message is None:  # only the catalogue's keys are fields: anything else never reaches the service
         assert "Winnings roll:" in page and "nonsense" not in page
         return
-    assert response.status_code == 200
+    assert response.status_code == 400  # the panel again with the error: nothing was run
     assert re.search(
         rf'name="{field}".{{0,300}}?<ul class="errorlist[^"]*"[^>]*><li>{re.escape(message)}</li>', page, re.S
     )
@@ -80,6 +80,7 @@ def test_too_few_dice_for_a_roll_are_refused(client, final, humes):
 
     response = post_step(client, final, humes, {"step": "fortune", "decision": "no", "roll_fan_factor": "6, 6"})
 
+    assert response.status_code == 400
     assert "Fan factor: this roll takes 3 dice (3d6) — enter 3 dice, e.g. 3, 4, 5" in text(response)
     assert state(final, humes) == before
 
@@ -92,6 +93,7 @@ def test_a_step_already_run_is_refused_and_changes_nothing(client, final, humes)
     response = post_step(client, final, humes, {"step": "improvements", "roll_improvement": "6, 6"})
 
     page = text(response)
+    assert response.status_code == 409  # the sequence is no longer at that step
     assert "That step was already run: the sequence is now at Update team stats. Nothing was changed." in page
     assert 'id="step-title">Step 2 of 5: Update team stats' in page
     assert state(final, humes) == before
@@ -110,8 +112,10 @@ def test_a_step_run_meanwhile_elsewhere_is_reported_from_the_service(client, fin
     monkeypatch.setattr(web, "aftermath_post", run_elsewhere_first)
     client.force_login(humes.coach)
 
-    page = text(post_step(client, final, humes, {"step": "team_stats"}, htmx=True))
+    response = post_step(client, final, humes, {"step": "team_stats"}, htmx=True)
+    page = text(response)
 
+    assert response.status_code == 409
     assert "That step was already run: the sequence is now at Fortune and FAME. Nothing was changed." in page
     assert [entry["step"] for entry in Aftermath.objects.get(match=final, team=humes).log] == [
         "improvements",
@@ -125,8 +129,10 @@ def test_a_page_left_open_on_a_done_step_does_not_ask_the_current_decision(clien
     post_step(client, final, humes, {"step": "fortune", "roll_winnings": "3"})  # pauses: re-roll?
     before = state(final, humes)
 
-    page = text(post_step(client, final, humes, {"step": "team_stats"}))
+    response = post_step(client, final, humes, {"step": "team_stats"})
+    page = text(response)
 
+    assert response.status_code == 409
     assert "That step was already run: the sequence is now at Fortune and FAME. Nothing was changed." in page
     assert "This field is required" not in page
     assert state(final, humes) == before
@@ -140,5 +146,6 @@ def test_an_answer_the_rules_refuse_is_shown_and_changes_nothing(client, final, 
 
     response = post_step(client, final, humes, {"step": "improvements", f"improvement_{h1.pk}_0": "Pilot"})
 
+    assert response.status_code == 400
     assert "Select a valid choice. Pilot is not one of the available choices." in text(response)
     assert state(final, humes) == before

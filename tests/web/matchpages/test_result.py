@@ -163,7 +163,7 @@ def test_a_refused_result_shows_the_reason_next_to_the_field_and_changes_nothing
 
     response = client.post(result_url(match), data)
 
-    assert response.status_code == 200
+    assert response.status_code == 400  # the form again with the reason: nothing was stored
     page = text(response)
     assert 'id="result-errors"' in page and "The result was not saved." in page
     if field:
@@ -182,6 +182,30 @@ def test_a_refused_result_shows_the_reason_next_to_the_field_and_changes_nothing
     assert f'name="team_{humes.pk}_score" value="{data[f"team_{humes.pk}_score"]}"' in page
     match.refresh_from_db()
     assert (match.status, match.result, match.submitted_by) == ("scheduled", {}, None)
+
+
+def test_a_result_refused_as_a_conflict_is_answered_409_on_the_form_and_changes_nothing(
+    client, match, humes, goblins, monkeypatch
+):
+    """A refusal is answered with its own status (the API's table): a Conflict — the match changed between the
+    form and the POST — is a 409, the form shown again with the reason in words."""
+    from campaigns.errors import Conflict
+
+    def changed_meanwhile(**kwargs):
+        raise Conflict("The other coach entered the result meanwhile: nothing was saved.")
+
+    monkeypatch.setattr(services, "match_submit_result", changed_meanwhile)
+    data, _ = standard_result(humes, goblins)
+    before = (match.status, match.result)
+    client.force_login(humes.coach)
+
+    response = client.post(result_url(match), data)
+
+    assert response.status_code == 409
+    page = text(response)
+    assert 'id="result-errors"' in page and "The other coach entered the result meanwhile: nothing was saved." in page
+    match.refresh_from_db()
+    assert (match.status, match.result) == before
 
 
 def test_a_submitted_result_is_on_the_form_when_it_is_opened_again(client, match, humes, goblins):

@@ -79,7 +79,7 @@ def test_scheduling_a_team_against_itself_is_refused_on_the_form(client, league,
 
     response = client.post(schedule_url(league), {"home": team.pk, "away": team.pk, "kind": "league"})
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "A team cannot play itself." in text(response)
     assert not Match.objects.exists()
 

@@ -146,8 +146,10 @@ def test_bad_dice_are_shown_next_to_their_field_and_change_nothing(client, match
     client.force_login(humes.coach)
     before = record(match)
 
-    page = text(post(client, prematch_url(match), {"step": "weather", **data}))
+    response = post(client, prematch_url(match), {"step": "weather", **data}, htmx=True)
+    page = text(response)
 
+    assert response.status_code == 400  # the panel again with the error, swapped in by data-swap-refusals
     row = re.search(rf'<tr class="invalid"><th scope="row"><label for="id_{field}">.*?</tr>', page, flags=re.S)
     assert row and message in row.group(0)
     assert record(match) == before
@@ -158,14 +160,12 @@ def test_a_bad_team_roll_is_shown_next_to_that_teams_dice(client, match, humes, 
     client.force_login(humes.coach)
     before = record(match)
 
-    page = text(
-        post(
-            client,
-            prematch_url(match),
-            {"step": "fans", f"roll_fans_{humes.pk}": "3, 4", f"roll_fans_{goblins.pk}": "5"},
-        )
+    response = post(
+        client, prematch_url(match), {"step": "fans", f"roll_fans_{humes.pk}": "3, 4", f"roll_fans_{goblins.pk}": "5"}
     )
+    page = text(response)
 
+    assert response.status_code == 400
     row = re.search(rf'<tr class="invalid"><th scope="row"><label for="id_roll_fans_{goblins.pk}">.*?</tr>', page, re.S)
     assert row and f"{goblins.name}: Fans: this roll takes 2 dice (2d6) — enter 2 dice, e.g. 3, 4" in row.group(0)
     assert record(match) == before
@@ -176,8 +176,10 @@ def test_a_step_already_run_is_refused_and_changes_nothing(client, match, humes)
     client.force_login(humes.coach)
     before = record(match)
 
-    page = text(post(client, prematch_url(match), {"step": "weather", "roll_weather": "6, 6"}))
+    response = post(client, prematch_url(match), {"step": "weather", "roll_weather": "6, 6"})
+    page = text(response)
 
+    assert response.status_code == 409  # the sequence is no longer at that step
     assert "That step was already run: the sequence is now at Fans and FAME. Nothing was changed." in page
     assert 'id="step-title">Step 2 of 4: Fans and FAME' in page
     assert record(match) == before
@@ -194,8 +196,10 @@ def test_a_step_run_meanwhile_elsewhere_is_reported_from_the_service(client, mat
     monkeypatch.setattr(web, "prematch_post", run_elsewhere_first)
     client.force_login(humes.coach)
 
-    page = text(post(client, prematch_url(match), {"step": "weather", "roll_weather": "3, 4"}, htmx=True))
+    response = post(client, prematch_url(match), {"step": "weather", "roll_weather": "3, 4"}, htmx=True)
+    page = text(response)
 
+    assert response.status_code == 409
     assert "That step was already run: the sequence is now at Fans and FAME. Nothing was changed." in page
     assert Prematch.objects.get(match=match).weather == "blizzard"
     assert Roll.objects.filter(match=match).count() == 1
