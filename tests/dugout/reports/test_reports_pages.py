@@ -361,7 +361,7 @@ def test_a_bad_setting_shows_an_error_and_changes_nothing(client, league, field,
         f"report-{field}": value,
     }
     response = client.post(dashboard(league), body)
-    assert response.status_code == 200
+    assert response.status_code == 400  # refused input: a 4xx, the form again with the error in words
     assert words in response.content.decode()
     assert report_settings(league) == before
 
