@@ -13,6 +13,8 @@ import environ
 from celery.schedules import crontab
 from csp.constants import NONE, SELF
 
+from dugout.api.schema_settings import API_SCHEMA_SETTINGS
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 VAR_DIR.mkdir(exist_ok=True)
@@ -314,32 +316,7 @@ REST_FRAMEWORK = {
 #: An Idempotency-Key claim still unanswered after this long is a crashed request's; the next repeat runs it
 #: (core/idempotency.py). Well above gunicorn's 30 s request timeout.
 IDEMPOTENCY_CLAIM_SECONDS = env.int("IDEMPOTENCY_CLAIM_SECONDS", default=120)
-SPECTACULAR_SETTINGS = {
-    "TITLE": "Dugout API",
-    "DESCRIPTION": "League and campaign management for Blitz Bowl, ElfBall and Bone Cruncher.",
-    "VERSION": "1.0.0",
-    "SERVE_INCLUDE_SCHEMA": False,
-    "COMPONENT_SPLIT_REQUEST": True,
-    # The contract's bodies are JSON; the form parsers stay for browsers but are not the API's promise.
-    "PARSER_WHITELIST": ["core.api.parsers.BoundedJSONParser"],
-    # Swagger UI served from our own static files (drf-spectacular-sidecar), never a CDN.
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {
-        "MembershipRoleEnum": "league.models.Membership.Role",
-        "PlayerRoleEnum": "teams.models.Player.Role",
-        # The schedules' formats (dugout/api/schedules.py takes their values), and a withdrawal's or a late
-        # entry's: the formats whose teams can change.
-        "ScheduleFormatEnum": ["round_robin", "knockout", "swiss"],
-        "ChangeableScheduleFormatEnum": ["round_robin", "swiss"],
-        # A webhook's kind: not the match's or the ledger entry's "kind".
-        "WebhookKindEnum": ["discord", "slack", "json"],
-        "MatchKindEnum": "matches.models.Match.Kind",
-        # A match's status: not a season's, a transfer's or an invitation's.
-        "MatchStatusEnum": "matches.lifecycle.Status",
-    },
-}
+SPECTACULAR_SETTINGS = API_SCHEMA_SETTINGS
 
 # --- Production hardening (passes `manage.py check --deploy` when DEBUG is off) --------------
 if not DEBUG:

@@ -27,7 +27,7 @@ LOG_LENGTH = 100
 
 class WebhookIn(serializers.Serializer):
     url = TextField(max_length=URL_LENGTH)
-    kind = serializers.ChoiceField(choices=Webhook.Kind.values)
+    kind = serializers.ChoiceField(choices=Webhook.Kind.choices)
     events = serializers.ListField(child=serializers.ChoiceField(choices=EVENTS), allow_empty=False, max_length=3)
     reason = TextField(required=False, max_length=services.REASON_MAX)
 
@@ -58,7 +58,7 @@ class WebhookChangeIn(serializers.Serializer):
     """A partial update: every field may be left out (it stays as it is)."""
 
     url = TextField(required=False, max_length=URL_LENGTH)
-    kind = serializers.ChoiceField(required=False, choices=Webhook.Kind.values)
+    kind = serializers.ChoiceField(required=False, choices=Webhook.Kind.choices)
     events = serializers.ListField(
         required=False, child=serializers.ChoiceField(choices=EVENTS), allow_empty=False, max_length=3
     )
