@@ -4,6 +4,8 @@ tests/test_import_layers.py reads every module's imports and holds them to this 
 A module may import its own package and the packages below it, never one above:
 
 - `campaigns` — the rules: pure functions per ruleset, dice injected; no framework, no database.
+- `notifications` — what tells a user something: the notifications, their outbox and each user's choices; it
+  names the league's, teams' and matches' models only by their labels, so every domain's services can write one.
 - `league` — the league domain: leagues, seasons, members, house rules, the audit, accounts, webhooks.
 - `core` — the toolkit every app's API and pages share: the API's error shape, parsers and lookups, idempotency,
   the input guard, paging, charts, template tags. It knows the league domain (a league's policy and tokens),
@@ -19,7 +21,7 @@ A new module is placed by the folder it is written in; a new top-level package m
 """
 
 #: The project's packages, lowest layer first.
-LAYERS: tuple[str, ...] = ("campaigns", "league", "core", "teams", "matches", "dugout")
+LAYERS: tuple[str, ...] = ("campaigns", "notifications", "league", "core", "teams", "matches", "dugout")
 
 
 def layer_of(module: str) -> int | None:

@@ -1,5 +1,6 @@
 """The matches app's models, one module per concern; every model is importable from `matches.models`."""
 
+from .extensions import Extension
 from .match import (
     PLAYER_ROW_FACTS,
     Aftermath,
@@ -22,6 +23,7 @@ __all__ = (
     "Aftermath",
     "Dispute",
     "DraftEvent",
+    "Extension",
     "Inducement",
     "Match",
     "MatchDraft",
