@@ -187,6 +187,10 @@ CELERY_BEAT_SCHEDULE = {
     "password-reset-sweep": {"task": "dugout.tasks.password_reset_sweep", "schedule": crontab(minute="*/5")},
     # Hourly: webhook deliveries whose event committed while the broker was down are queued.
     "webhook-sweep": {"task": "dugout.webhook_tasks.webhook_sweep", "schedule": crontab(minute=10)},
+    # Notification mails and pushes the broker missed are queued; stuck or too old ones are marked failed.
+    "notifications-sweep": {"task": "dugout.tasks.notifications_sweep", "schedule": crontab(minute="*/5")},
+    # Daily at 07:00 UTC (users' own time zones are not known yet): each digest reader's mails of the day in one.
+    "notifications-digest": {"task": "dugout.tasks.notifications_digest", "schedule": crontab(hour=7, minute=0)},
 }
 
 # --- Outgoing webhooks (league/webhooks/) ---------------------------------------------------
