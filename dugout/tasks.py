@@ -94,18 +94,21 @@ NOTIFICATION_BATCH = 20
 
 
 @shared_task(
+    bind=True,
     acks_late=True,
     reject_on_worker_lost=True,
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
 )
-def notifications_deliver(delivery_ids: list[int]) -> dict[str, int]:
+def notifications_deliver(self, delivery_ids: list[int]) -> dict[str, int]:
     """Mail and push these notification outbox rows, each at most once (notifications/delivery.py); queued by
     the writer after the event commits. Not retried: a refusal is marked failed with its reason, for the admin;
-    a redelivered task (its worker lost) sends only the rows still pending."""
+    a redelivered task (its worker lost) sends only the rows still pending. A big batch is split into tasks on
+    the queue this one came from, which any free worker takes."""
     if len(delivery_ids) > NOTIFICATION_BATCH:
+        queue = (self.request.delivery_info or {}).get("routing_key")
         for start in range(0, len(delivery_ids), NOTIFICATION_BATCH):
-            notifications_deliver.delay(delivery_ids[start : start + NOTIFICATION_BATCH])
+            self.apply_async(args=[delivery_ids[start : start + NOTIFICATION_BATCH]], queue=queue)
         return {"split": len(delivery_ids)}
     return notification_delivery.deliveries_send(
         delivery_ids=delivery_ids, base_url=reports.site_url(), endpoint_check=url_check

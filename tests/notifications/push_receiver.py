@@ -70,8 +70,8 @@ def vapid_claims(authorization: str, application_server_key: str) -> dict:
 
 class PushService:
     """The server: `subscribe(name)` gives a subscription's JSON (endpoint and keys); pushes to it are decrypted
-    into `received` (name, payload, claims, arrival time). `answers[name]` sets the status a subscription's push
-    gets (201 unless said)."""
+    into `received` (name, payload, claims, TTL, arrival as wall-clock time). `answers[name]` sets the status a
+    subscription's push gets (201 unless said)."""
 
     def __init__(self, application_server_key: str, subject: str):
         self.key, self.subject = application_server_key, subject
@@ -128,7 +128,7 @@ class PushService:
             self.refused.append(f"{name}: {exc!r}")
             return 400
         self.received.append(
-            {"name": name, "payload": payload, "claims": claims, "ttl": headers.get("TTL"), "at": time.monotonic()}
+            {"name": name, "payload": payload, "claims": claims, "ttl": headers.get("TTL"), "at": time.time()}
         )
         return answer
 

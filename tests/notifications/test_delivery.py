@@ -308,3 +308,27 @@ def test_the_admin_lists_failed_deliveries_and_sends_a_mail_again(client):
     assert b"1 failed e-mail queued again." in answer.content
     assert Delivery.objects.get().state == State.PENDING
     assert client.get(f"/admin/notifications/notification/{Notification.objects.get().pk}/change/").status_code == 200
+
+
+# --- The tasks' wiring -----------------------------------------------------------------------------------------
+
+
+@override_settings(SITE_URL="https://league.example.net")
+def test_the_task_links_on_the_site_address_and_refuses_private_push_endpoints():
+    from dugout.tasks import notifications_deliver
+
+    alice = UserFactory(email="a@example.com")
+    PushSubscription.objects.create(user=alice, endpoint="https://127.0.0.1:8443/push/1", p256dh="k", auth="a")
+    _notify([alice])
+    assert notifications_deliver(_ids()) == {"sent": 1, "failed": 1}
+    assert "https://league.example.net/matches/7/" in mail.outbox[0].body
+    assert "public hosts only" in Delivery.objects.get(channel="push").error
+
+
+def test_a_big_batch_is_split_into_tasks_of_twenty():
+    from dugout.tasks import notifications_deliver
+
+    with mock.patch.object(notifications_deliver, "apply_async") as queued:
+        assert notifications_deliver(list(range(1, 46))) == {"split": 45}
+    chunks = [call.kwargs["args"][0] for call in queued.call_args_list]
+    assert chunks == [list(range(1, 21)), list(range(21, 41)), list(range(41, 46))]
