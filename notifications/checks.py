@@ -38,7 +38,7 @@ def push_deploy_check(app_configs, **kwargs):
         return [
             Info(
                 "Web Push is off: VAPID_PRIVATE_KEY is not set (push deliveries fail with that reason).",
-                hint="docs/deploy.md, Notifications.",
+                hint="Set VAPID_PRIVATE_KEY (docs/deploy.md, Settings).",
                 id="notifications.I001",
             )
         ]
