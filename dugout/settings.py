@@ -187,6 +187,10 @@ CELERY_BEAT_SCHEDULE = {
     "password-reset-sweep": {"task": "dugout.tasks.password_reset_sweep", "schedule": crontab(minute="*/5")},
     # Hourly: webhook deliveries whose event committed while the broker was down are queued.
     "webhook-sweep": {"task": "dugout.webhook_tasks.webhook_sweep", "schedule": crontab(minute=10)},
+    # Notification mails and pushes the broker missed are queued; stuck or too old ones are marked failed.
+    "notifications-sweep": {"task": "dugout.tasks.notifications_sweep", "schedule": crontab(minute="*/5")},
+    # Daily at 07:00 UTC (users' own time zones are not known yet): each digest reader's mails of the day in one.
+    "notifications-digest": {"task": "dugout.tasks.notifications_digest", "schedule": crontab(hour=7, minute=0)},
 }
 
 # --- Outgoing webhooks (league/webhooks/) ---------------------------------------------------
@@ -197,6 +201,20 @@ WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=6)
 WEBHOOK_BACKOFF = env.float("WEBHOOK_BACKOFF", default=10.0)  # seconds before the first retry, doubled each time
 WEBHOOK_BACKOFF_MAX = env.float("WEBHOOK_BACKOFF_MAX", default=3600.0)
 WEBHOOK_GONE_LIMIT = env.int("WEBHOOK_GONE_LIMIT", default=3)  # 404/410 in a row before a hook is disabled
+
+# --- Notifications: mail and Web Push from the outbox (notifications/delivery.py) ------------------
+# VAPID, the pair that signs every push (the public key is what a browser subscribes with): from the environment
+# (docs/deploy.md); under DEBUG (`make run`) generated once into var/vapid.json. No private key: push is off.
+from notifications.vapid import configured_keys  # noqa: E402
+
+VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY = configured_keys(
+    env("VAPID_PRIVATE_KEY", default=""),
+    env("VAPID_PUBLIC_KEY", default=""),
+    development=env.bool("VAPID_DEVELOPMENT_KEYS", default=DEBUG) and VAR_DIR / "vapid.json",
+)
+VAPID_SUBJECT = env("VAPID_SUBJECT", default="mailto:dugout@localhost")  # the operator, for the push services
+PUSH_TIMEOUT = env.float("PUSH_TIMEOUT", default=5.0)  # seconds a push service has to answer
+PUSH_TTL = env.int("PUSH_TTL", default=24 * 60 * 60)  # seconds it keeps a message for a device that is offline
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

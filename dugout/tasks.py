@@ -22,7 +22,9 @@ from kombu.exceptions import OperationalError as BrokerError
 from dugout import webhook_tasks  # noqa: F401 (registers the webhook tasks with the worker)
 from dugout.reports import services as reports
 from league import password_reset
+from league.webhooks.guard import url_check
 from matches.clock import clock_tick
+from notifications import delivery as notification_delivery
 
 log = logging.getLogger(__name__)
 
@@ -84,3 +86,48 @@ def password_reset_send(mail_ids: list[int]) -> int:
 def password_reset_sweep() -> dict[str, int]:
     """Every few minutes: queue the reset mails the broker missed, and mark failed those that never went out."""
     return password_reset.password_reset_sweep()
+
+
+#: How many outbox rows one delivery task sends: a bigger batch (a round published to a whole league) is split
+#: into tasks of this size, so each ends well within the time limit even when push services are slow.
+NOTIFICATION_BATCH = 20
+
+
+@shared_task(
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+)
+def notifications_deliver(self, delivery_ids: list[int]) -> dict[str, int]:
+    """Mail and push these notification outbox rows, each at most once (notifications/delivery.py); queued by
+    the writer after the event commits. Not retried: a refusal is marked failed with its reason, for the admin;
+    a redelivered task (its worker lost) sends only the rows still pending. A big batch is split into tasks on
+    the queue this one came from, which any free worker takes."""
+    if len(delivery_ids) > NOTIFICATION_BATCH:
+        queue = (self.request.delivery_info or {}).get("routing_key")
+        for start in range(0, len(delivery_ids), NOTIFICATION_BATCH):
+            self.apply_async(args=[delivery_ids[start : start + NOTIFICATION_BATCH]], queue=queue)
+        return {"split": len(delivery_ids)}
+    return notification_delivery.deliveries_send(
+        delivery_ids=delivery_ids, base_url=reports.site_url(), endpoint_check=url_check
+    )
+
+
+@shared_task(acks_late=True)
+def notifications_sweep() -> dict[str, int]:
+    """Every few minutes: queue the deliveries the broker missed, and mark failed those that never went out."""
+    return notification_delivery.deliveries_sweep()
+
+
+@shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+)
+def notifications_digest(now: str | None = None) -> dict[str, int]:
+    """Daily (07:00 UTC): one mail per digest reader with his held notification e-mails, each row in one digest
+    at most (claimed before mailing)."""
+    return notification_delivery.digest_send(base_url=reports.site_url(), now=_moment(now))

@@ -16,6 +16,11 @@ def pytest_configure(config):
     settings.SECURE_SSL_REDIRECT = False
     # Every persona has a password: the production hasher's cost (~0.3 s a hash) buys nothing here.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Web Push signs with the development pair kept in var/, as under `make run` (the environment's, if set).
+    if not settings.VAPID_PRIVATE_KEY:
+        from notifications.vapid import development_keys
+
+        settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = development_keys(settings.VAR_DIR / "vapid.json")
 
 
 #: The shipped rosters' rows as the data migration (or `sync_rosters`) wrote them, read once per test process;

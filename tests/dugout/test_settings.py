@@ -9,6 +9,7 @@ PRODUCTION = {
     "SECURE_SSL_REDIRECT": True,
     "SECRET_KEY": "k" * 20 + "-a-long-random-production-secret-1234567890",
     "REDIS_URL": "redis://x:6379/0",
+    "VAPID_SUBJECT": "mailto:operator@example.org",
 }
 
 
