@@ -35,6 +35,8 @@ from league.webhooks import services as webhook_services
 from matches import aftermath, challenges, corrections, disputes, drafts, prematch, times
 from matches import services as match_services
 from matches.schedules import bracket, changes, generate, reads
+from notifications import services as notification_services
+from notifications.models import Notification, PushSubscription
 from teams import adjustments, divisions, members, season_turn, transfers
 from teams import services as team_services
 from teams.identity import services as identity_services
@@ -68,6 +70,7 @@ SERVICE_MODULES = [
     divisions,
     webhook_services,
     identity_services,
+    notification_services,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -102,6 +105,7 @@ NOT_WRITES = {
     "teams.divisions.league_divisions": "a read: the league's divisions and their teams (issue 13, Divisions)",
     "league.joining.invite_link_read": "a read: checks an invite link's signature, age and row, says what it opens",
     "league.joining.link_ttl": "a read: how long an invite link is valid (the setting)",
+    "notifications.services.endpoint_checked": "a parser: checks a push endpoint's scheme and length, writes nothing",
 }
 
 #: Take `user`, but are no door: called only inside a service that has already checked its user.
@@ -125,6 +129,9 @@ OPEN_DOORS = {
     "dugout.importer.league_import": "anyone signed in rebuilds an exported league as his own",
     "league.joining.invite_link_join": "anyone signed in who holds a valid invite link joins its league",
     "league.joining.join_request_create": "anyone signed in asks to join an invite-only league",
+    "notifications.services.notifications_mark_all_read": "anyone signed in marks his own notifications read",
+    "notifications.services.notification_settings_save": "anyone signed in chooses his own channels",
+    "notifications.services.push_subscribe": "anyone signed in subscribes his own browser",
 }
 
 
@@ -233,6 +240,18 @@ class World:
     def hook(self):
         """A webhook of the league (issue 14, webhooks), made directly: its services are what is walked."""
         return Webhook.objects.create(league=self.league, url="https://93.184.216.34/h", kind="json", events=[])
+
+    @cached_property
+    def note(self):
+        """A notification of alice's, made directly: its services are what is walked."""
+        return Notification.objects.create(user=self.alice, kind="invitation", text="You are invited", url="/")
+
+    @cached_property
+    def subscription(self):
+        """A push subscription of alice's browser, made directly."""
+        return PushSubscription.objects.create(
+            user=self.alice, endpoint="https://push.example.net/alice", p256dh="k", auth="a"
+        )
 
     @cached_property
     def dave(self):
@@ -418,6 +437,22 @@ CALLS: dict[str, Call] = {
     ),
     "teams.identity.services.team_set_logo": Call(lambda w: {"team_id": w.home.pk, "data": _png()}, lambda w: w.alice),
     "teams.identity.services.team_remove_logo": Call(lambda w: {"team_id": w.home.pk}, lambda w: w.commissioner),
+    "notifications.services.notification_mark_read": Call(lambda w: {"notification_id": w.note.pk}, lambda w: w.alice),
+    "notifications.services.notifications_mark_all_read": Call(lambda w: {}, lambda w: w.alice),
+    "notifications.services.notification_settings_save": Call(
+        lambda w: {"kinds": {"invitation": {"email": False}}, "digest": "daily"}, lambda w: w.alice
+    ),
+    "notifications.services.push_subscribe": Call(
+        lambda w: {
+            "endpoint": "https://push.example.net/new",
+            "p256dh": "BA" + "A" * 85,
+            "auth": "A" * 22,
+        },
+        lambda w: w.alice,
+    ),
+    "notifications.services.push_unsubscribe": Call(
+        lambda w: {"subscription_id": w.subscription.pk}, lambda w: w.alice
+    ),
     "matches.challenges.challenge_roll": Call(
         lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice
     ),
@@ -434,8 +469,10 @@ def _png() -> bytes:
 
 
 def _snapshot() -> dict[str, list[dict]]:
-    """Every row of the three domain apps and every user, as it stands."""
-    models = [m for label in ("league", "teams", "matches") for m in apps.get_app_config(label).get_models()]
+    """Every row of the domain apps (notifications too) and every user, as it stands."""
+    models = [
+        m for label in ("league", "teams", "matches", "notifications") for m in apps.get_app_config(label).get_models()
+    ]
     models.append(get_user_model())
     return {m._meta.label: list(m.objects.order_by("pk").values()) for m in models}
 

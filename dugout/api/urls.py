@@ -3,7 +3,18 @@ from rest_framework.routers import DefaultRouter
 
 from core.api import auth
 from core.api.lookup import ID_PATTERN
-from dugout.api import desk, divisions, imports, players, ratings, schedules, seasons, views, webhooks
+from dugout.api import (
+    desk,
+    divisions,
+    imports,
+    notifications,
+    players,
+    ratings,
+    schedules,
+    seasons,
+    views,
+    webhooks,
+)
 from matches.api import MatchViewSet
 from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
@@ -41,6 +52,25 @@ urlpatterns = [
     path("auth/password-reset/", auth.PasswordResetView.as_view(), name="api-password-reset"),
     path("auth/password-reset/confirm/", auth.PasswordResetConfirmView.as_view(), name="api-password-reset-confirm"),
     path("auth/logout-all/", auth.LogoutAllView.as_view(), name="api-logout-all"),
+    path("notifications/", notifications.NotificationListView.as_view(), name="api-notifications"),
+    path("notifications/read-all/", notifications.NotificationReadAllView.as_view(), name="api-notifications-read-all"),
+    path("notifications/<int:pk>/read/", notifications.NotificationReadView.as_view(), name="api-notification-read"),
+    path(
+        "account/notification-settings/",
+        notifications.NotificationSettingsView.as_view(),
+        name="api-notification-settings",
+    ),
+    path("account/push/key/", notifications.PushKeyView.as_view(), name="api-push-key"),
+    path(
+        "account/push/subscriptions/",
+        notifications.PushSubscriptionListView.as_view(),
+        name="api-push-subscriptions",
+    ),
+    path(
+        "account/push/subscriptions/<int:pk>/",
+        notifications.PushSubscriptionDetailView.as_view(),
+        name="api-push-subscription",
+    ),
     path("rulesets/", views.RulesetListView.as_view(), name="api-rulesets"),
     path("rulesets/<str:key>/rosters/", views.RosterListView.as_view(), name="api-rosters"),
     path("rulesets/<str:key>/house-rules/", views.HouseRulesView.as_view(), name="api-house-rules"),

@@ -1,4 +1,5 @@
-"""A signed-in coach's own account: his API tokens (listed, revoked one by one or all) and his password."""
+"""A signed-in coach's own account: `/account/` (his notification choices, this browser's pushes, and the
+sections other parts of the account add), his API tokens (listed, revoked one by one or all) and his password."""
 
 from __future__ import annotations
 
@@ -7,14 +8,64 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse_lazy
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.urls import reverse, reverse_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
+from core.pages import refusals
 from dugout.web.auth import invalid
 from dugout.web.forms import TokenRevokeForm
+from dugout.web.notifications import NotificationSettingsForm, account_context
 from league.tokens import token_revoke, token_revoke_all, user_tokens
+from notifications.services import notification_settings_save
 
 #: How much of a token the page shows: enough to tell tokens apart, far too little to use one.
 SHOWN_CHARACTERS = 8
+
+#: Sections other parts of the account add to `/account/`, after notifications and push, each shown only once its
+#: template exists (the private calendar, the Discord link). A new section is one more template named here.
+OPTIONAL_SECTIONS = ("account/_calendar.html", "account/_discord.html")
+
+
+def optional_sections() -> list[str]:
+    """The templates of OPTIONAL_SECTIONS that exist, in order."""
+    found = []
+    for name in OPTIONAL_SECTIONS:
+        try:
+            get_template(name)
+        except TemplateDoesNotExist:
+            continue
+        found.append(name)
+    return found
+
+
+def account_page_render(request: HttpRequest, *, form: NotificationSettingsForm | None = None, status: int = 200):
+    context = {**account_context(request, form), "optional_sections": optional_sections()}
+    return render(request, "account/account.html", context, status=status)
+
+
+@login_required
+def account_page(request: HttpRequest) -> HttpResponse:
+    """`/account/`: the notification choices (a kind × channel table of checkboxes and the digest, a plain form),
+    this browser's pushes (static/js/push.js), then the optional sections and links to tokens and password."""
+    return account_page_render(request)
+
+
+@login_required
+@require_POST
+def account_notifications(request: HttpRequest) -> HttpResponse:
+    """Save `/account/`'s notification form (it works without a script); a refused one is the page again, 400,
+    the refusal next to what it names, nothing saved."""
+    form = NotificationSettingsForm(request.POST)
+    if form.is_valid():
+        with refusals(request, form=form) as refused:
+            notification_settings_save(user=request.user, kinds=form.kinds(), digest=form.cleaned_data["digest"])
+        if not refused:
+            messages.success(request, _("Your notification choices are saved."))
+            return redirect(reverse("account") + "#notifications")
+    return account_page_render(request, form=form, status=400)
 
 
 @login_required

@@ -1,7 +1,9 @@
 /* Dugout's service worker (served at /sw.js by matches.live_page): keeps the live match sheet and the static
    files it needs, so the sheet opens again with no signal. Pages are fetched from the network first (a fresh
    sheet when there is signal), the cached copy otherwise; static files from the cache first. API calls are
-   never touched: the sheet's script queues its events itself. */
+   never touched: the sheet's script queues its events itself.
+   It also shows the Web Push messages of a user's notifications (the payload `{"title", "body", "url", "tag"}`
+   the delivery sends) and, on a click, brings the page of the notification forward or opens it. */
 "use strict";
 var CACHE = "dugout-live-v1";
 
@@ -51,4 +53,48 @@ self.addEventListener("fetch", function (event) {
       })
     );
   }
+});
+
+/* A push: one notification, shown at once (userVisibleOnly). A notification with the same tag replaces the
+   earlier one (the same match's news). A payload that is not JSON is shown as its text. */
+function pushPayload(data) {
+  if (!data) return {};
+  try {
+    var parsed = data.json();
+    return parsed && typeof parsed === "object" ? parsed : { body: String(parsed) };
+  } catch (error) {
+    return { body: data.text() };
+  }
+}
+
+/* Only a page of this site is opened from a notification; anything else opens the notifications page. */
+function notificationTarget(url) {
+  var fallback = new URL("/notifications/", self.location.origin);
+  if (!url) return fallback.href;
+  try {
+    var target = new URL(url, self.location.origin);
+    return target.origin === self.location.origin ? target.href : fallback.href;
+  } catch (error) {
+    return fallback.href;
+  }
+}
+
+self.addEventListener("push", function (event) {
+  var payload = pushPayload(event.data);
+  var options = { body: payload.body || "", data: { url: notificationTarget(payload.url) } };
+  if (payload.tag) options.tag = String(payload.tag);
+  event.waitUntil(self.registration.showNotification(payload.title || "Dugout", options));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var target = notificationTarget(event.notification.data && event.notification.data.url);
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+      for (var i = 0; i < windows.length; i++) {
+        if (windows[i].url === target && "focus" in windows[i]) return windows[i].focus();
+      }
+      return self.clients.openWindow(target);
+    })
+  );
 });

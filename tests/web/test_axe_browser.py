@@ -1,8 +1,8 @@
 """The main pages against axe-core's WCAG 2 A and AA rules, in a real browser: the match report (a result with
 its players' rows), the commissioner's dashboard (its queue with items, its members), a team page (the roster
-with its coach's actions), the league page and the coach's home — each at a 390 px phone and a 1280 px laptop,
-in the light and the dark colour scheme (static/css has no dark rules yet: the dark run holds any it gains to
-the same contrast).
+with its coach's actions), the league page, the coach's home, his notifications and his account — each at a
+390 px phone and a 1280 px laptop, in the light and the dark colour scheme (static/css has no dark rules yet:
+the dark run holds any it gains to the same contrast).
 
 axe-core is installed by npm into var/node (`npm install --prefix var/node axe-core`; .ci/run does it);
 DUGOUT_AXE_JS points elsewhere. Without it the test skips, unless DUGOUT_REQUIRE_BROWSER says it must run.
@@ -25,10 +25,12 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not 
 expect = sync_api.expect
 
 from django.urls import reverse  # noqa: E402
+from django.utils import timezone  # noqa: E402
 
 from matches import disputes  # noqa: E402
 from matches import services as match_services  # noqa: E402
 from matches.prematch import prematch_post  # noqa: E402
+from notifications.models import Notification  # noqa: E402
 from tests.dugout.desk.conftest import result_body  # noqa: E402
 from tests.factories import UserFactory  # noqa: E402
 from tests.matches.conftest import full_team  # noqa: E402
@@ -100,6 +102,11 @@ def scene(commissioner, league, humes, goblins):
     disputed = match_services.match_schedule(user=commissioner, league=league, team_ids=[carols.pk, daves.pk])
     match_services.match_submit_result(user=carols.coach, match_id=disputed.pk, body=result_body(carols, daves))
     disputes.match_dispute(user=daves.coach, match_id=disputed.pk, reason="The last touchdown came too late.")
+    # Alice's notifications list: one read, one unread (the list marks them apart).
+    for text, read_at in (("Bob confirmed the result", timezone.now()), ("A round was published", None)):
+        Notification.objects.create(
+            user=humes.coach, kind="result_confirmed", text=text, url=f"/matches/{played.pk}/", read_at=read_at
+        )
     return {"league": league, "humes": humes, "played": played}
 
 
@@ -112,10 +119,12 @@ def pages(scene) -> dict[str, tuple[str, str, str]]:
         "team": ("alice", reverse("team-detail", args=[humes.pk]), "#roster form"),
         "league": ("commish", reverse("league-detail", args=[league.pk]), "main h1"),
         "me": ("alice", reverse("me"), "main h1"),
+        "notifications": ("alice", reverse("notifications"), "li.notification.unread"),
+        "account": ("alice", reverse("account"), "#push-state:not([data-state='unknown'])"),
     }
 
 
-@pytest.mark.parametrize("name", ["match-report", "dashboard", "team", "league", "me"])
+@pytest.mark.parametrize("name", ["match-report", "dashboard", "team", "league", "me", "notifications", "account"])
 def test_the_page_has_no_wcag_a_or_aa_violation_on_a_phone_or_a_laptop_light_or_dark(
     name, axe_js, scene, log_in, js_errors
 ):
