@@ -129,3 +129,20 @@ def test_every_answer_mentions_no_one(discord, connected, league):
     data = discord(command("table")).json()["data"]
 
     assert data["allowed_mentions"] == {"parse": []}
+
+
+def test_discord_needs_no_csrf_token_nor_session(connected, league, key):
+    """Discord posts with no cookie: the signature is the whole authentication."""
+    from django.test import Client
+
+    raw = json.dumps(PING).encode()
+    stamp = str(int(time.time()))
+    response = Client(enforce_csrf_checks=True).post(
+        f"/api/v1/integrations/discord/{league.pk}/interactions/",
+        data=raw,
+        content_type="application/json",
+        HTTP_X_SIGNATURE_ED25519=key.sign(stamp.encode() + raw).signature.hex(),
+        HTTP_X_SIGNATURE_TIMESTAMP=stamp,
+    )
+
+    assert response.status_code == 200 and response.json() == {"type": 1}
