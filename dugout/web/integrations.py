@@ -27,15 +27,16 @@ from league.discord import CODE_TTL, discord_code_create, discord_configure, dis
 from league.models import DiscordApplication, League
 
 
+def _discord_context(request: HttpRequest, code: str | None = None) -> dict:
+    """`account/_discord.html`'s context: the user's link (or None) and the code he just asked for (one query)."""
+    minutes = int(CODE_TTL.total_seconds() // 60)
+    return {"discord_link": discord_link_of(user=request.user), "discord_code": code, "discord_code_minutes": minutes}
+
+
 def account_integrations(request: HttpRequest) -> dict:
-    """The two account parts' context: the private calendar's URL, the user's Discord link (or None) and, right
-    after he asked for one, his link code. Two queries (his feed row, his link)."""
-    return {
-        "calendar_url": feed_url(request, calendar_feed_token(user=request.user)),
-        "discord_link": discord_link_of(user=request.user),
-        "discord_code": None,
-        "discord_code_minutes": int(CODE_TTL.total_seconds() // 60),
-    }
+    """The two account parts' context: the private calendar's URL (`account/_calendar.html`) and the user's Discord
+    link (`account/_discord.html`). Two queries (his feed row, made the first time; his link)."""
+    return {"calendar_url": feed_url(request, calendar_feed_token(user=request.user)), **_discord_context(request)}
 
 
 def _back(request: HttpRequest) -> HttpResponse:
@@ -50,9 +51,9 @@ def _back(request: HttpRequest) -> HttpResponse:
 @require_POST
 def account_calendar_rotate(request: HttpRequest) -> HttpResponse:
     """A new private calendar URL; the old one ends."""
-    calendar_feed_rotate(user=request.user)
+    token = calendar_feed_rotate(user=request.user)
     if request.htmx:
-        return render(request, "account/_calendar.html", account_integrations(request))
+        return render(request, "account/_calendar.html", {"calendar_url": feed_url(request, token)})
     messages.success(request, _("Your calendar has a new address: the old one no longer works."))
     return _back(request)
 
@@ -68,7 +69,7 @@ def account_discord(request: HttpRequest) -> HttpResponse:
     else:
         code, _expires_at = discord_code_create(user=request.user)
     if request.htmx:
-        return render(request, "account/_discord.html", {**account_integrations(request), "discord_code": code})
+        return render(request, "account/_discord.html", _discord_context(request, code))
     if code is not None:
         messages.success(
             request, _("Send /link code:%(code)s in your league's Discord within 10 minutes.") % {"code": code}

@@ -207,3 +207,16 @@ def test_unlinking_ends_the_tie(client, coach):
 
     assert not DiscordLink.objects.exists()
     assert client.get(reverse("account-discord")).status_code == 405
+
+
+def test_the_panel_and_the_account_part_read_in_at_most_five_queries(
+    client, league, commissioner, connected, django_assert_max_num_queries
+):
+    client.force_login(commissioner)
+    panel = reverse("desk-discord", args=[league.pk])
+    client.get(panel)  # the connection's one-time checks (SQLite's JSON support) are not the panel's
+
+    with django_assert_max_num_queries(5):
+        assert client.get(panel, HTTP_HX_REQUEST="true").status_code == 200
+    with django_assert_max_num_queries(5):
+        assert client.post(reverse("account-discord"), {"action": "unlink"}, HTTP_HX_REQUEST="true").status_code == 200
