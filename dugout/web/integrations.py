@@ -81,7 +81,7 @@ def account_discord(request: HttpRequest) -> HttpResponse:
 def desk_discord(request: HttpRequest, league: League) -> HttpResponse:
     """GET: the Discord panel (htmx) or page. POST `application_id`, `public_key`: connect the league, then the
     panel again (the refusal in words, 400, nothing changed) or the dashboard."""
-    status = 200
+    status, typed = 200, None
     if request.method == "POST":
         with refusals(request) as outcome:
             discord_configure(
@@ -94,9 +94,20 @@ def desk_discord(request: HttpRequest, league: League) -> HttpResponse:
         if not request.htmx:
             return redirect("commissioner-dashboard", league_id=league.pk)
         status = outcome.status
+        if outcome:  # the form again as he typed it, to correct
+            typed = {
+                "application_id": request.POST.get("application_id", ""),
+                "public_key": request.POST.get("public_key", ""),
+            }
+    application = DiscordApplication.objects.filter(league=league).first()
     context = {
         "league": league,
-        "application": DiscordApplication.objects.filter(league=league).first(),
+        "application": application,
+        "typed": typed
+        or {
+            "application_id": getattr(application, "application_id", ""),
+            "public_key": getattr(application, "public_key", ""),
+        },
         "interactions_url": interactions_url(request, league.pk),
         "dashboard_url": reverse("commissioner-dashboard", args=[league.pk]),
     }

@@ -171,6 +171,7 @@ def test_a_bad_key_on_the_panel_is_refused_in_words_and_a_coach_cannot_open_it(
 
     assert response.status_code == 400
     assert "64 hexadecimal digits" in response.content.decode()
+    assert 'value="987"' in response.content.decode() and 'value="nope"' in response.content.decode()  # to correct
     assert not DiscordApplication.objects.exists()
     client.force_login(make_coach(coach))
     assert client.get(url).status_code == 403
