@@ -1,5 +1,7 @@
 """The iCalendar feeds (contract: api-v1 "Contract additions (v1.1)"): `/leagues/<id>/calendar.ics`
-and `/teams/<id>/calendar.ics`, public, RFC 5545, built with the `icalendar` library.
+and `/teams/<id>/calendar.ics`, public, RFC 5545, built with the `icalendar` library; and each coach's private
+feed `/calendar/<token>.ics` (v1.2): every match of his teams across leagues, read without signing in, the
+token being the secret (league/calendar_feeds.py).
 
 One VEVENT per match with a date (`scheduled_for`): every match of the open season not final yet, and the last
 FINAL_KEPT final ones of any season (the calendar keeps recent history without growing with it). Its UID is
@@ -16,11 +18,14 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
 
 from dugout.reports.services import site_url
+from league.calendar_feeds import calendar_feed_user
 from league.models import League
 from matches import lifecycle
 from matches.models import Match, MatchTeam
@@ -68,8 +73,9 @@ def _description(match: Match, league: League) -> str:
     return "\n".join(lines)
 
 
-def calendar_document(*, name: str, league: League, matches: list[Match], base: str) -> bytes:
-    """The VCALENDAR of `matches` (pure: no query)."""
+def calendar_document(*, name: str, league: League | None, matches: list[Match], base: str) -> bytes:
+    """The VCALENDAR of `matches` (pure: no query). `league`: the feed's league, or None for a feed across
+    leagues, whose matches come with their own (`select_related("league")`)."""
     calendar = icalendar.Calendar()
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")
@@ -88,7 +94,7 @@ def calendar_document(*, name: str, league: League, matches: list[Match], base: 
         title = " v ".join(side.team.name for side in sides)
         prefix = f"{match.get_kind_display()}: " if match.kind in (Match.Kind.FINAL, Match.Kind.PLAYOFF) else ""
         event.add("summary", f"{prefix}{title}")
-        event.add("description", _description(match, league))
+        event.add("description", _description(match, league or match.league))
         event.add("url", base + reverse("match-detail", args=[match.pk]))
         event.add("status", "CONFIRMED")
         calendar.add_component(event)
@@ -117,3 +123,29 @@ def team_calendar(request: HttpRequest, pk: int) -> HttpResponse:
     name = f"{team.name} ({league.name})"
     document = calendar_document(name=name, league=league, matches=matches, base=site_url(request))
     return _response(document, f"team-{team.pk}.ics")
+
+
+def _coach_matches(user) -> list[Match]:
+    """The feed's matches across every league: those of the teams `user` coaches, with a date — every one not
+    final yet, then the last FINAL_KEPT final ones — each with its league and its sides (three queries)."""
+    theirs = MatchTeam.objects.filter(team__coach=user).values("match_id")
+    dated = Match.objects.filter(pk__in=theirs, scheduled_for__isnull=False).select_related("league")
+    still_open = list(dated.filter(status__in=lifecycle.OPEN).order_by("scheduled_for", "pk"))
+    final = list(dated.filter(status=Match.Status.FINAL).order_by("-scheduled_for", "-pk")[:FINAL_KEPT])
+    matches = sorted(final, key=lambda m: (m.scheduled_for, m.pk)) + still_open
+    sides = Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("order"))
+    prefetch_related_objects(matches, sides)
+    return matches
+
+
+def private_calendar(request: HttpRequest, token: str) -> HttpResponse:
+    """`/calendar/<token>.ics`: the matches of every team the token's user coaches, in every league; 404 for a
+    token that opens nothing (never was, or rotated away). Four queries."""
+    user = calendar_feed_user(token)
+    if user is None:
+        raise Http404("No such calendar.")
+    name = _("%(username)s's matches") % {"username": user.get_username()}
+    document = calendar_document(name=name, league=None, matches=_coach_matches(user), base=site_url(request))
+    response = _response(document, "my-matches.ics")
+    patch_cache_control(response, private=True)
+    return response

@@ -76,3 +76,8 @@ def may_resend_report(user: AbstractBaseUser, league: League) -> bool:
     """A league's commissioners resend a weekly report's mail whose delivery was lost (its worker died while
     sending it): they see those in their queue."""
     return may_run_league(user, league)
+
+
+def may_configure_discord(user: AbstractBaseUser, league: League) -> bool:
+    """A league's commissioners connect it to their Discord application (its id and public key)."""
+    return may_run_league(user, league)

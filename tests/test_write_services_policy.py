@@ -28,7 +28,8 @@ from django.utils import timezone
 from campaigns.errors import NotPermitted, RuleViolation
 from dugout import importer, seasons
 from dugout.export import league_export_stream
-from league import joining
+from league import calendar_feeds, joining
+from league import discord as discord_services
 from league import services as league_services
 from league.models import Division, JoinRequest, Membership, Webhook
 from league.webhooks import services as webhook_services
@@ -71,6 +72,8 @@ SERVICE_MODULES = [
     webhook_services,
     identity_services,
     notification_services,
+    discord_services,
+    calendar_feeds,
 ]
 
 #: Public functions of the services modules that are not doors for a user: reads, parsers and the unit of work.
@@ -106,6 +109,13 @@ NOT_WRITES = {
     "league.joining.invite_link_read": "a read: checks an invite link's signature, age and row, says what it opens",
     "league.joining.link_ttl": "a read: how long an invite link is valid (the setting)",
     "notifications.services.endpoint_checked": "a parser: checks a push endpoint's scheme and length, writes nothing",
+    "league.discord.public_key_check": "a parser: checks a Discord public key's form, writes nothing",
+    "league.discord.discord_application": "a read: the league's Discord application",
+    "league.discord.signature_valid": "a read: checks an interaction's Ed25519 signature",
+    "league.discord.discord_linked_user": "a read: the account a Discord user acts as",
+    "league.discord.discord_link": "the code is the authority: only the account's owner was shown it, and only "
+    "Discord (its signature checked by the endpoint) names the Discord user who spends it",
+    "league.calendar_feeds.calendar_feed_user": "a read: whose private calendar a URL's token opens",
 }
 
 #: Take `user`, but are no door: called only inside a service that has already checked its user.
@@ -132,6 +142,11 @@ OPEN_DOORS = {
     "notifications.services.notifications_mark_all_read": "anyone signed in marks his own notifications read",
     "notifications.services.notification_settings_save": "anyone signed in chooses his own channels",
     "notifications.services.push_subscribe": "anyone signed in subscribes his own browser",
+    "league.discord.discord_code_create": "anyone signed in makes a link code for his own account",
+    "league.discord.discord_unlink": "anyone signed in unlinks his own Discord user",
+    "league.discord.discord_link_of": "anyone signed in reads his own Discord link",
+    "league.calendar_feeds.calendar_feed_token": "anyone signed in reads his own calendar's address",
+    "league.calendar_feeds.calendar_feed_rotate": "anyone signed in renews his own calendar's address",
 }
 
 
@@ -453,6 +468,15 @@ CALLS: dict[str, Call] = {
     "notifications.services.push_unsubscribe": Call(
         lambda w: {"subscription_id": w.subscription.pk}, lambda w: w.alice
     ),
+    "league.discord.discord_configure": Call(
+        lambda w: {"league_id": w.league.pk, "application_id": "1234567890", "public_key": "ab" * 32},
+        lambda w: w.commissioner,
+    ),
+    "league.discord.discord_code_create": Call(lambda w: {}, lambda w: w.alice),
+    "league.discord.discord_unlink": Call(lambda w: {}, lambda w: w.alice),
+    "league.discord.discord_link_of": Call(lambda w: {}, lambda w: w.alice),
+    "league.calendar_feeds.calendar_feed_token": Call(lambda w: {}, lambda w: w.alice),
+    "league.calendar_feeds.calendar_feed_rotate": Call(lambda w: {}, lambda w: w.alice),
     "matches.challenges.challenge_roll": Call(
         lambda w: {"league": w.league, "dice_count": 2, "threshold": 4}, lambda w: w.alice
     ),

@@ -4,7 +4,9 @@ from rest_framework.routers import DefaultRouter
 from core.api import auth
 from core.api.lookup import ID_PATTERN
 from dugout.api import (
+    calendar,
     desk,
+    discord,
     divisions,
     imports,
     notifications,
@@ -143,5 +145,14 @@ urlpatterns = [
     path("leagues/<int:pk>/leaders/", players.LeadersView.as_view(), name="api-league-leaders"),
     path("leagues/<int:pk>/leaders/teams/", players.TeamLeadersView.as_view(), name="api-league-team-leaders"),
     path("leagues/<int:pk>/records/", players.RecordsView.as_view(), name="api-league-records"),
+    path("leagues/<int:pk>/discord/", discord.LeagueDiscordView.as_view(), name="api-league-discord"),
+    path(
+        "integrations/discord/<int:league_id>/interactions/",
+        discord.DiscordInteractionsView.as_view(),
+        name="api-discord-interactions",
+    ),
+    path("account/discord/code/", discord.DiscordCodeView.as_view(), name="api-account-discord-code"),
+    path("account/calendar/", calendar.CalendarView.as_view(), name="api-account-calendar"),
+    path("account/calendar/rotate/", calendar.CalendarRotateView.as_view(), name="api-account-calendar-rotate"),
     path("", include(router.urls)),
 ]

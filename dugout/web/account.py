@@ -1,5 +1,5 @@
-"""A signed-in coach's own account: `/account/` (his notification choices, this browser's pushes, and the
-sections other parts of the account add), his API tokens (listed, revoked one by one or all) and his password."""
+"""A signed-in coach's own account: `/account/` (his notification choices, this browser's pushes, his private
+calendar and his Discord link), his API tokens (listed, revoked one by one or all) and his password."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.urls import reverse, reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,6 +15,7 @@ from django.views.decorators.http import require_POST
 from core.pages import refusals
 from dugout.web.auth import invalid
 from dugout.web.forms import TokenRevokeForm
+from dugout.web.integrations import account_integrations
 from dugout.web.notifications import NotificationSettingsForm, account_context
 from league.tokens import token_revoke, token_revoke_all, user_tokens
 from notifications.services import notification_settings_save
@@ -24,25 +23,9 @@ from notifications.services import notification_settings_save
 #: How much of a token the page shows: enough to tell tokens apart, far too little to use one.
 SHOWN_CHARACTERS = 8
 
-#: Sections other parts of the account add to `/account/`, after notifications and push, each shown only once its
-#: template exists (the private calendar, the Discord link). A new section is one more template named here.
-OPTIONAL_SECTIONS = ("account/_calendar.html", "account/_discord.html")
-
-
-def optional_sections() -> list[str]:
-    """The templates of OPTIONAL_SECTIONS that exist, in order."""
-    found = []
-    for name in OPTIONAL_SECTIONS:
-        try:
-            get_template(name)
-        except TemplateDoesNotExist:
-            continue
-        found.append(name)
-    return found
-
 
 def account_page_render(request: HttpRequest, *, form: NotificationSettingsForm | None = None, status: int = 200):
-    context = {**account_context(request, form), "optional_sections": optional_sections()}
+    context = {**account_context(request, form), **account_integrations(request)}
     return render(request, "account/account.html", context, status=status)
 
 

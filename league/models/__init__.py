@@ -2,6 +2,8 @@
 
 from league.models.accounts import IdempotencyRecord, LoginAttempt, PasswordResetMail, SignupAttempt
 from league.models.audit import AuditEntry
+from league.models.calendar_feeds import CalendarFeed
+from league.models.discord import DiscordApplication, DiscordLink, DiscordLinkCode
 from league.models.divisions import Division
 from league.models.invite_links import InviteLink
 from league.models.league import (
@@ -21,6 +23,10 @@ from league.models.webhooks import Webhook, WebhookDelivery
 __all__ = (
     "WEEKDAYS",
     "AuditEntry",
+    "CalendarFeed",
+    "DiscordApplication",
+    "DiscordLink",
+    "DiscordLinkCode",
     "Division",
     "IdempotencyRecord",
     "Invitation",

@@ -198,16 +198,7 @@ def test_a_refused_form_is_the_page_again_with_a_400_and_nothing_saved(as_coach,
     assert not NotificationSettings.objects.filter(user=coach).exists()
 
 
-def test_the_account_page_includes_only_the_optional_sections_that_exist(as_coach, monkeypatch):
-    from dugout.web import account
-
-    monkeypatch.setattr(account, "OPTIONAL_SECTIONS", ("account/_nothing_here.html", "notifications/_count.html"))
-    assert account.optional_sections() == ["notifications/_count.html"]
-    assert as_coach.get(reverse("account")).status_code == 200
-
-
-def test_the_service_worker_shows_pushes_and_opens_their_page(client, db):
-    worker = client.get("/sw.js").content.decode()
-    assert 'addEventListener("push"' in worker and "showNotification" in worker
-    assert 'addEventListener("notificationclick"' in worker and "openWindow" in worker
-    assert 'addEventListener("fetch"' in worker  # the live sheet's offline copy stays
+def test_the_account_page_shows_the_calendar_and_the_discord_sections(as_coach):
+    page = as_coach.get(reverse("account")).content.decode()
+    assert reverse("account-calendar-rotate") in page
+    assert reverse("account-discord") in page
