@@ -5,6 +5,7 @@ from core.api import auth
 from core.api.lookup import ID_PATTERN
 from dugout.api import desk, divisions, imports, players, ratings, schedules, seasons, views, webhooks
 from matches.api import MatchViewSet
+from matches.extension_api import MatchExtensionApproveView, MatchExtensionRefuseView, MatchExtensionView
 from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
 
@@ -60,6 +61,13 @@ urlpatterns = [
         name="api-league-next-season-rules",
     ),
     path("matches/<int:pk>/times/", MatchTimesView.as_view(), name="api-match-times"),
+    path("matches/<int:pk>/extension/", MatchExtensionView.as_view(), name="api-match-extension"),
+    path(
+        "matches/<int:pk>/extension/approve/",
+        MatchExtensionApproveView.as_view(),
+        name="api-match-extension-approve",
+    ),
+    path("matches/<int:pk>/extension/refuse/", MatchExtensionRefuseView.as_view(), name="api-match-extension-refuse"),
     path(
         "matches/<int:pk>/times/<int:proposal_id>/accept/", MatchTimeAcceptView.as_view(), name="api-match-time-accept"
     ),
