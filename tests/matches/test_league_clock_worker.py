@@ -18,8 +18,8 @@ from django.core.mail import EmailMessage
 from dugout.tasks import league_clock_tick
 from matches import services
 from matches.models import Match, MatchReminder
-from tests.matches.test_league_clock import QUIET
 from tests.dugout.reports.test_reports_worker import overlapped, queue, runs, slowly, worker  # noqa: F401 (fixtures)
+from tests.matches.test_league_clock import QUIET
 
 pytestmark = [
     pytest.mark.redis,
