@@ -4,11 +4,15 @@
 ruleset's default house rules. An override may change any of them, but only with a value of the same
 shape: an unknown key or a value of the wrong type is refused, naming the key (dotted path).
 Objects merge key by key; lists and scalars replace the default whole.
+
+A few keys have a shape their default cannot show (a default of null that may become a number, a string that
+is one of a few words): those are declared in `SHAPES` and checked by it instead of by the default's type.
 """
 
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import RuleViolation
@@ -48,6 +52,44 @@ def _check(default: Any, override: Any, path: str) -> None:
         raise RuleViolation(f"{path} cannot be negative.", field=path)
 
 
+@dataclass(frozen=True)
+class Hours:
+    """A whole number of hours from `minimum` to a year, or null where `nullable` (null: never)."""
+
+    minimum: int = 0
+    nullable: bool = False
+    maximum: int = 24 * 365
+
+    def check(self, value: Any, path: str) -> None:
+        if value is None and self.nullable:
+            return
+        if _kind(value) is not int:
+            words = "a whole number of hours or null" if self.nullable else "a whole number of hours"
+            raise RuleViolation(f"{path} must be {words}.", field=path)
+        if not self.minimum <= value <= self.maximum:
+            raise RuleViolation(f"{path} must be from {self.minimum} to {self.maximum} hours (a year).", field=path)
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One of a few words."""
+
+    choices: tuple[str, ...]
+
+    def check(self, value: Any, path: str) -> None:
+        if value not in self.choices or _kind(value) is not str:
+            raise RuleViolation(f"{path} must be one of {', '.join(self.choices)}.", field=path)
+
+
+#: Top-level keys whose values are checked by a declared shape rather than by their default's type (the league
+#: clock's rules, campaigns/deadlines.py, shared by every ruleset).
+SHAPES: dict[str, Hours | OneOf] = {
+    "auto_confirm_hours": Hours(minimum=1, nullable=True),
+    "on_deadline": OneOf(("queue", "double_forfeit")),
+    "deadline_grace_hours": Hours(minimum=0),
+}
+
+
 def _check_row(sample: dict, item: Any, path: str) -> None:
     """A row of a table (a list of objects) must have the same keys and types as the default rows."""
     if _kind(item) is not dict:
@@ -68,7 +110,10 @@ def validate_overrides(defaults: dict, overrides: Any) -> dict:
     for key, value in overrides.items():
         if key not in defaults:
             raise RuleViolation(f"{key} is not a house rule of this ruleset.", field=key)
-        _check(defaults[key], value, key)
+        if key in SHAPES:
+            SHAPES[key].check(value, key)
+        else:
+            _check(defaults[key], value, key)
     return overrides
 
 

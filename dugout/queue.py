@@ -1,9 +1,10 @@
 """The commissioner's queue (contract: docs api-v1 "Result disputes and the commissioner's queue"):
 what waits for him, oldest first — results awaiting confirmation for more than 24 hours, open disputes, overdue
-matches, transfers to approve, requests to join, and weekly-report mails whose delivery was lost (a worker died
-while sending them: `undelivered_report`, resent from here). Three queries whatever the league's size: its
-waiting matches (with their sides and open dispute folded in), its accepted transfers, its pending requests
-with its lost deliveries."""
+matches, coaches' requests for more time (`extension`, approved or refused from here), transfers to approve,
+requests to join, and weekly-report mails whose delivery was lost (a worker died while sending them:
+`undelivered_report`, resent from here). Three queries whatever the league's size: its waiting matches (with
+their sides, open dispute and waiting request for more time folded in), its accepted transfers, its pending
+requests with its lost deliveries."""
 
 from __future__ import annotations
 
@@ -11,20 +12,29 @@ import datetime as dt
 import json
 from dataclasses import dataclass, field
 
-from django.db.models import CharField, F, OuterRef, Q, Subquery, Value
+from django.db.models import BooleanField, CharField, Exists, ExpressionWrapper, F, OuterRef, Q, Subquery, Value
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from dugout.reports.services import lost_condition
 from league.models import JoinRequest, League, ReportDelivery
 from league.selectors import json_rows
-from matches.models import Dispute, Match, MatchTeam
+from matches import lifecycle
+from matches.models import Dispute, Extension, Match, MatchTeam
 from matches.overdue import overdue_condition
 from teams.models import Transfer
 
 #: A submitted result enters the queue when it has waited this long for the other coach.
 CONFIRMATION_GRACE = dt.timedelta(hours=24)
-KINDS = ("awaiting_confirmation", "disputed", "overdue", "transfer", "join_request", "undelivered_report")
+KINDS = (
+    "awaiting_confirmation",
+    "disputed",
+    "overdue",
+    "extension",
+    "transfer",
+    "join_request",
+    "undelivered_report",
+)
 
 
 @dataclass
@@ -46,6 +56,9 @@ class QueueItem:
     #: acts only on the claim the commissioner saw, so a second tap (or a second commissioner) mails nothing.
     delivery: int | None = None
     claimed: str = ""
+    #: The request for more time to approve or refuse (kind extension), and the deadline it asks for.
+    extension: int | None = None
+    until: dt.datetime | None = None
 
     @property
     def result_json(self) -> str:
@@ -60,6 +73,33 @@ def _sides() -> Subquery:
 
 def _open_dispute(column: str) -> Subquery:
     return Subquery(Dispute.objects.filter(match=OuterRef("pk"), ruling="").order_by("id").values(column)[:1])
+
+
+def _pending_extension(column: str) -> Subquery:
+    rows = Extension.objects.filter(match=OuterRef("pk"), state=Extension.State.PENDING)
+    return Subquery(rows.values(column)[:1])
+
+
+def _extension_item(match: Match) -> QueueItem:
+    sides = sorted(match.sides_json or [], key=lambda s: s["order"])
+    deadline = f"{match.deadline:%Y-%m-%d %H:%M}" if match.deadline else "—"
+    return QueueItem(
+        kind="extension",
+        since=match.extension_at,
+        detail=_("{teams}: {user} asks for more time, from {deadline} to {until} — {reason}").format(
+            teams=_names(sides),
+            user=match.extension_by,
+            deadline=deadline,
+            until=f"{match.extension_until:%Y-%m-%d %H:%M}",
+            reason=match.extension_reason,
+        ),
+        match=match.pk,
+        sides=sides,
+        status=match.status,
+        user=match.extension_by,
+        extension=match.extension_id,
+        until=match.extension_until,
+    )
 
 
 def _names(sides: list[dict]) -> str:
@@ -142,17 +182,34 @@ def league_queue(*, league: League, now: dt.datetime | None = None) -> list[Queu
     """Everything waiting for the league's commissioner, oldest first. A match is listed once, under its most
     pressing kind: disputed, then awaiting confirmation, then overdue."""
     now = now or timezone.now()
+    waiting = (
+        Q(status=Match.Status.DISPUTED)
+        | Q(status=Match.Status.SUBMITTED, submitted_at__lte=now - CONFIRMATION_GRACE)
+        | overdue_condition(now=now)
+    )
+    asking = Exists(Extension.objects.filter(match=OuterRef("pk"), state=Extension.State.PENDING))
     matches = (
         Match.objects.filter(league=league, season=league.season)
-        .filter(
-            Q(status=Match.Status.DISPUTED)
-            | Q(status=Match.Status.SUBMITTED, submitted_at__lte=now - CONFIRMATION_GRACE)
-            | overdue_condition(now=now)
+        .filter(waiting | Q(asking, status__in=list(lifecycle.OPEN)))
+        .annotate(
+            sides_json=_sides(),
+            dispute_reason=_open_dispute("reason"),
+            dispute_at=_open_dispute("created_at"),
+            is_waiting=ExpressionWrapper(waiting, output_field=BooleanField()),
+            extension_id=_pending_extension("pk"),
+            extension_at=_pending_extension("created_at"),
+            extension_until=_pending_extension("until"),
+            extension_reason=_pending_extension("reason"),
+            extension_by=_pending_extension("requested_by__username"),
         )
-        .annotate(sides_json=_sides(), dispute_reason=_open_dispute("reason"), dispute_at=_open_dispute("created_at"))
         .only("pk", "status", "submitted_at", "created_at", "deadline", "result_body", "league_id")
     )
-    items = [_match_item(m, now) for m in matches]
+    items = []
+    for match in matches:
+        if match.is_waiting:
+            items.append(_match_item(match, now))
+        if match.extension_id is not None and match.status in lifecycle.OPEN:
+            items.append(_extension_item(match))
     transfers = (
         Transfer.objects.filter(from_team__league=league, status=Transfer.Status.ACCEPTED)
         .select_related("player", "from_team", "to_team")

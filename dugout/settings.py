@@ -181,8 +181,9 @@ CELERY_BEAT_SCHEDULE = {
     "player-totals-audit-nightly": {"task": "matches.tasks.player_totals_audit", "schedule": 24 * 60 * 60},
     # Hourly: each league whose report day and hour (in its own time zone) has come gets its weekly report.
     "weekly-reports-fanout": {"task": "dugout.tasks.weekly_reports_fanout", "schedule": crontab(minute=0)},
-    # Hourly, off the hour: the league clock mails match reminders two days before a deadline and on the day.
-    "league-clock": {"task": "dugout.tasks.league_clock_tick", "schedule": crontab(minute=5)},
+    # Every ten minutes, off the hour: the league clock confirms, forfeits and announces what the house rules say
+    # (so "after N hours" holds within minutes) and mails match reminders two days before a deadline and on the day.
+    "league-clock": {"task": "dugout.tasks.league_clock_tick", "schedule": crontab(minute="5-59/10")},
     # Password-reset mails the broker missed are queued; ones that never went out are marked failed.
     "password-reset-sweep": {"task": "dugout.tasks.password_reset_sweep", "schedule": crontab(minute="*/5")},
     # Hourly: webhook deliveries whose event committed while the broker was down are queued.

@@ -14,6 +14,8 @@ from league.models import AuditEntry, League
 
 #: A commissioner's optional reason for an action (the API takes it as strict text, core/api/fields.py).
 REASON_MAX = 500
+#: The reason of every act of the league clock (its entries have no actor): matches/clock.py.
+LEAGUE_CLOCK = "league clock"
 
 
 def reason_text(reason: object, *, limit: int = REASON_MAX) -> str:
@@ -36,17 +38,18 @@ def reason_with(automatic: str, given: str) -> str:
 def audit_record(
     *,
     league: League,
-    actor: AbstractBaseUser,
+    actor: AbstractBaseUser | None,
     action: str,
     target: str = "",
     before: Any = None,
     after: Any = None,
     reason: str = "",
 ) -> AuditEntry:
-    """Record one commissioner action (call inside the acting service's transaction, after its checks)."""
+    """Record one commissioner action (call inside the acting service's transaction, after its checks). `actor`
+    None: the league's own clock acted (its reason says so, `LEAGUE_CLOCK`)."""
     return AuditEntry.objects.create(
         league=league,
-        actor=actor if actor.is_authenticated else None,
+        actor=actor if actor is not None and actor.is_authenticated else None,
         action=action,
         target=target,
         before=before,

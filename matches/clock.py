@@ -1,6 +1,8 @@
 """The league clock: reminders to both coaches of a match two days before its deadline
 and on the day, each mailed once, and the read of the matches past their deadline (overdue) that the
-commissioner's queue shows. Celery beat runs `clock_tick` hourly (dugout.tasks.league_clock_tick).
+commissioner's queue shows. Celery beat runs `clock_tick` every ten minutes (dugout.tasks.league_clock_tick);
+each tick first does what the league's house rules ask when nobody acts (matches/clock_acts.py: results
+confirmed, unplayed matches forfeited, passed deadlines announced), so "after N hours" holds within minutes.
 
 When a reminder falls due, in the league's own time zone: the deadline's day is the local date of the last
 moment before the deadline (a deadline at midnight belongs to the day that ends there); the day's reminder is
@@ -34,11 +36,12 @@ from django.utils import timezone
 from league.models import League
 
 from . import overdue
+from .clock_acts import clock_acts
 from .models import Match, MatchReminder, MatchTeam
 
 log = logging.getLogger(__name__)
 
-#: The local hour a reminder goes out at (the tick is hourly: within the hour after it).
+#: The local hour a reminder goes out at (within the tick's ten minutes after it).
 REMINDER_HOUR = 8
 #: How far ahead of a deadline the clock looks: the two-day reminder of a deadline late on its day is due at
 #: most two days and sixteen hours before it.
@@ -157,13 +160,15 @@ def _send(reminder: MatchReminder, base_url: str) -> None:
 
 
 def clock_tick(now: datetime | None = None, *, base_url: str = "") -> dict[str, int]:
-    """One beat of the clock: write the reminders due now, then mail the pending ones (their links built on
-    `base_url`, the site's address: the wiring that runs the clock knows it)."""
+    """One beat of the clock: do what the house rules ask of it at `now` (`clock_acts`: results confirmed,
+    matches forfeited, deadlines announced, each once), then write the reminders due now and mail the pending
+    ones (their links built on `base_url`, the site's address: the wiring that runs the clock knows it)."""
     now = now or timezone.now()
+    acts = clock_acts(now)
     stuck = MatchReminder.objects.filter(state=State.SENDING).values_list("pk", "user_id", "claimed_at")
     for row in stuck:
         log.error("match reminder %s (user %s) claimed at %s and never marked sent: not resent", *row)
-    return {"due": reminders_fill(now), "sent": reminders_send(now, base_url=base_url)}
+    return {"due": reminders_fill(now), "sent": reminders_send(now, base_url=base_url), **acts}
 
 
 def overdue_matches(*, league: League, now: datetime | None = None) -> QuerySet[Match]:

@@ -122,30 +122,56 @@ def match_forfeit(*, user: AbstractBaseUser, match_id: int, team_id: object, rea
         sides = list(MatchTeam.objects.filter(match=match).order_by("order"))
         if not isinstance(team_id, int) or isinstance(team_id, bool) or team_id not in {s.team_id for s in sides}:
             raise RuleViolation("The team at fault must be one of this match's teams.", field="team")
-        lock_teams([s.team_id for s in sides])
-        rules, hr = match.league.rules, match.league.house_rules
-        for side in sides:
-            side.outcome = MatchTeam.Outcome.LOSS if side.team_id == team_id else MatchTeam.Outcome.WIN
-            side.league_points = rules.league_points(
-                outcome=side.outcome, kind=match.kind, hr=hr, event=match.event, placing=side.placing
-            )
-        MatchTeam.objects.bulk_update(sides, ["outcome", "league_points"])
-        lifecycle.transition(match, lifecycle.Action.FORFEIT)
-        match.result = {"forfeit": {"team": team_id, "reason": text}}
-        match.confirmed_by, match.confirmed_at = user, timezone.now()
-        match.save(update_fields=["status", "result", "confirmed_by", "confirmed_at"])
-        schedules.schedule_round_final(match)  # a knockout round closed: the bracket's next round
-        league_table_changed(match.league_id)
-        audit_record(
-            league=match.league,
-            actor=user,
-            action="forfeit",
-            target=f"match {match.pk}",
-            before={"status": lifecycle.Status.SCHEDULED},
-            after={"status": match.status, "loser": team_id},
+        forfeit_record(
+            match,
+            sides,
+            losers={team_id},
+            user=user,
+            result={"forfeit": {"team": team_id, "reason": text}},
+            audit_after={"loser": team_id},
             reason=text,
         )
     return match
+
+
+def forfeit_record(
+    match: Match,
+    sides: list[MatchTeam],
+    *,
+    losers: set[int],
+    user: AbstractBaseUser | None,
+    result: dict,
+    audit_after: dict,
+    reason: str,
+) -> None:
+    """What every forfeit writes, the commissioner's (one team at fault) and the league clock's (`user` None:
+    both teams, `matches.clock`): the match (locked by the caller, still to be played) final as a loss for the
+    `losers` and a win for the others, each side's league points as the ruleset gives them, no score, no player
+    rows, no post-match sequence and no gil; the bracket's next round, the table's version and the audit entry,
+    all in the caller's transaction."""
+    lock_teams([s.team_id for s in sides])
+    rules, hr = match.league.rules, match.league.house_rules
+    for side in sides:
+        side.outcome = MatchTeam.Outcome.LOSS if side.team_id in losers else MatchTeam.Outcome.WIN
+        side.league_points = rules.league_points(
+            outcome=side.outcome, kind=match.kind, hr=hr, event=match.event, placing=side.placing
+        )
+    MatchTeam.objects.bulk_update(sides, ["outcome", "league_points"])
+    lifecycle.transition(match, lifecycle.Action.FORFEIT)
+    match.result = result
+    match.confirmed_by, match.confirmed_at = user, timezone.now()
+    match.save(update_fields=["status", "result", "confirmed_by", "confirmed_at"])
+    schedules.schedule_round_final(match)  # a knockout round closed: the bracket's next round
+    league_table_changed(match.league_id)
+    audit_record(
+        league=match.league,
+        actor=user,
+        action="forfeit",
+        target=f"match {match.pk}",
+        before={"status": lifecycle.Status.SCHEDULED},
+        after={"status": match.status, **audit_after},
+        reason=reason,
+    )
 
 
 def match_void(*, user: AbstractBaseUser, match_id: int, reason: object) -> Match:

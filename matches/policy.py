@@ -2,14 +2,19 @@
 the pages (which offer only what the user may do). Plain predicates, no side effects.
 
 A match's coaches are the coaches of its sides; the league's commissioners may act for any side (they run the
-table when a coach cannot). Predicates that need the sides read `match.sides` once (prefetch it on lists)."""
+table when a coach cannot). Predicates that need the sides read `match.sides` once (prefetch it on lists).
+
+The league clock (matches/clock.py) acts with no user: what it may do is what the league's house rules let it
+(`clock_may_confirm`, `clock_may_forfeit`), at the moment the clock says it is."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from campaigns import deadlines
 from league.models import League
 from league.policy import may_play_in_league, may_run_league
 from matches.models import Match
@@ -120,3 +125,29 @@ def may_accept_time(user: AbstractBaseUser, match: Match, proposing_team_id: int
 def may_publish_schedule(user: AbstractBaseUser, league: League) -> bool:
     """Only the commissioner generates, previews and changes a league's schedules."""
     return may_run_league(user, league)
+
+
+def may_request_extension(user: AbstractBaseUser, match: Match) -> bool:
+    """A coach of the match asks the commissioner for a later deadline."""
+    return _coaches_one_of(user, _teams(match))
+
+
+def may_decide_extension(user: AbstractBaseUser, match: Match) -> bool:
+    """Only the commissioner approves or refuses a request for more time."""
+    return may_run_league(user, match.league)
+
+
+def clock_may_confirm(match: Match, *, now: datetime) -> bool:
+    """The league clock confirms a submitted result nobody confirmed, rejected or disputed for the league's
+    `auto_confirm_hours` (null: never)."""
+    return match.status == Match.Status.SUBMITTED and deadlines.auto_confirm_due(
+        match.league.house_rules, match.submitted_at, now
+    )
+
+
+def clock_may_forfeit(match: Match, *, now: datetime) -> bool:
+    """The league clock forfeits, for both teams, a match still to be played `deadline_grace_hours` after its
+    deadline, in a league whose `on_deadline` is "double_forfeit"."""
+    return match.status == Match.Status.SCHEDULED and deadlines.double_forfeit_due(
+        match.league.house_rules, match.deadline, now
+    )

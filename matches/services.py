@@ -4,6 +4,8 @@ sequence itself lives in `matches.aftermath`."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Prefetch
@@ -226,18 +228,22 @@ def match_reject(*, user: AbstractBaseUser, match_id: int, reason: object = "") 
     return match
 
 
-def match_confirm(*, user: AbstractBaseUser, match_id: int) -> Match:
+def match_confirm(*, user: AbstractBaseUser | None, match_id: int, now: datetime | None = None) -> Match:
     """The other coach (or the commissioner) confirms: the result is final, each team's snapshot is taken,
-    per-player rows written, injuries applied, and each team's post-match sequence opens."""
+    per-player rows written, injuries applied, and each team's post-match sequence opens. `user` None is the
+    league clock (matches/clock.py), which confirms only what the league's house rules let it at `now`."""
     with transaction.atomic():
         match = _locked_match(match_id, "prematch")
         sides = list(match.sides.all())
         lifecycle.next_status(match.status, lifecycle.Action.CONFIRM)  # refused before anything else is asked
-        if user.pk == match.submitted_by_id:
+        if user is None:
+            if not policy.clock_may_confirm(match, now=now or timezone.now()):
+                raise NotPermitted("The league clock confirms a result only after the league's auto_confirm_hours.")
+        elif user.pk == match.submitted_by_id:
             raise NotPermitted(
                 "The coach who entered the result cannot confirm it: the other coach or the commissioner does."
             )
-        if not policy.may_confirm_result(user, match):
+        elif not policy.may_confirm_result(user, match):
             raise NotPermitted("Only the other coach or the commissioner can confirm this result.")
         # Check it again, holding the teams: another result may have become final since this one was entered
         # (a player killed there cannot have scored here; a team's next result waits for its sequence).

@@ -4,7 +4,7 @@ from django.urls import path
 
 from .sharing import printing as sharing_printing
 from .sharing import views as sharing
-from .web import confirm, live, postmatch, prematch, report, result, schedule, schedules, shop, times
+from .web import confirm, extension, live, postmatch, prematch, report, result, schedule, schedules, shop, times
 
 urlpatterns = [
     path("matches/new/", schedule.match_schedule, name="match-schedule"),
@@ -22,6 +22,7 @@ urlpatterns = [
     path("matches/<int:pk>/inducements/<int:team_id>/", shop.match_inducements, name="match-inducements"),
     path("matches/<int:pk>/live/", live.match_live, name="match-live"),
     path("matches/<int:pk>/times/", times.match_times, name="match-times"),
+    path("matches/<int:pk>/extension/", extension.match_extension, name="match-extension"),
     path("leagues/<int:pk>/schedule/", schedules.league_schedule, name="league-schedule"),
     path("leagues/<int:pk>/bracket/", schedules.league_bracket, name="league-bracket"),
     path("sw.js", live.service_worker, name="service-worker"),

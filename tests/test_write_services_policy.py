@@ -33,7 +33,7 @@ from league import discord as discord_services
 from league import services as league_services
 from league.models import Division, JoinRequest, Membership, Webhook
 from league.webhooks import services as webhook_services
-from matches import aftermath, challenges, corrections, disputes, drafts, prematch, times
+from matches import aftermath, challenges, corrections, disputes, drafts, extensions, prematch, times
 from matches import services as match_services
 from matches.schedules import bracket, changes, generate, reads
 from notifications import services as notification_services
@@ -57,6 +57,7 @@ SERVICE_MODULES = [
     challenges,
     drafts,
     disputes,
+    extensions,
     seasons,
     times,
     importer,
@@ -93,6 +94,7 @@ NOT_WRITES = {
     "matches.drafts.draft_state": "a read: a live sheet as the API shows it",
     "dugout.seasons.league_seasons": "a read: the league's seasons",
     "matches.disputes.match_open_dispute": "a read: a match's open dispute, for its page",
+    "matches.extensions.match_pending_extension": "a read: a match's request for more time, for its page",
     "dugout.seasons.season_of": "a read: one season of the league",
     "dugout.seasons.next_turn": "a read: what the next season turn will do (carry or redraft), for the page",
     "matches.times.match_time_proposals": "a read: a match's proposed times",
@@ -120,6 +122,8 @@ NOT_WRITES = {
 
 #: Take `user`, but are no door: called only inside a service that has already checked its user.
 PRIMITIVES = {
+    "matches.disputes.forfeit_record": "what every forfeit writes, called by match_forfeit after its commissioner "
+    "check and by the league clock after its house-rule check (matches/clock_acts.py); `user` is only the author",
     "matches.disputes.dispute_close": "closes a match's open dispute inside the service that moved the match out "
     "of `disputed` (confirm, reject, a replaced result, a ruling), after that service's check",
     "teams.services.ledger_post": "the one writer of money, inside a checked service's team lock; `user` is "
@@ -214,6 +218,23 @@ class World:
     def disputed(self):
         match = self.submitted
         return disputes.match_dispute(user=self.bob, match_id=match.pk, reason="The score is wrong.")
+
+    @cached_property
+    def due(self):
+        """A scheduled match with a deadline (a request for more time moves one)."""
+        match = self._schedule()
+        match.deadline = timezone.now() + timedelta(days=1)
+        match.save(update_fields=["deadline"])
+        return match
+
+    @cached_property
+    def asked(self):
+        """A match whose coach alice asked for more time."""
+        match = self.due
+        extensions.extension_request(
+            user=self.alice, match_id=match.pk, until=match.deadline + timedelta(days=2), reason="A wedding."
+        )
+        return match
 
     @cached_property
     def proposal(self):
@@ -372,6 +393,12 @@ CALLS: dict[str, Call] = {
     "matches.disputes.match_forfeit": Call(
         lambda w: {"match_id": w.scheduled.pk, "team_id": w.away.pk, "reason": "No show."}, lambda w: w.commissioner
     ),
+    "matches.extensions.extension_request": Call(
+        lambda w: {"match_id": w.due.pk, "until": w.due.deadline + timedelta(days=3), "reason": "Exams."},
+        lambda w: w.alice,
+    ),
+    "matches.extensions.extension_approve": Call(lambda w: {"match_id": w.asked.pk}, lambda w: w.commissioner),
+    "matches.extensions.extension_refuse": Call(lambda w: {"match_id": w.asked.pk}, lambda w: w.commissioner),
     "matches.disputes.match_void": Call(
         lambda w: {"match_id": w.scheduled.pk, "reason": "The away team left."}, lambda w: w.commissioner
     ),

@@ -39,6 +39,12 @@ class QueueItemOut(serializers.Serializer):
     delivery = serializers.IntegerField(
         allow_null=True, help_text="The lost report mail, resent from the queue's page (kind undelivered_report)."
     )
+    extension = serializers.IntegerField(
+        allow_null=True,
+        help_text="The request for more time (kind extension): approve or refuse it at "
+        "/matches/{match}/extension/approve/ or refuse/.",
+    )
+    until = serializers.DateTimeField(allow_null=True, help_text="The deadline the request asks for (kind extension).")
 
 
 class AdjustmentIn(serializers.Serializer):

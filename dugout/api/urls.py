@@ -18,6 +18,7 @@ from dugout.api import (
     webhooks,
 )
 from matches.api import MatchViewSet
+from matches.extension_api import MatchExtensionApproveView, MatchExtensionRefuseView, MatchExtensionView
 from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
 
@@ -92,6 +93,13 @@ urlpatterns = [
         name="api-league-next-season-rules",
     ),
     path("matches/<int:pk>/times/", MatchTimesView.as_view(), name="api-match-times"),
+    path("matches/<int:pk>/extension/", MatchExtensionView.as_view(), name="api-match-extension"),
+    path(
+        "matches/<int:pk>/extension/approve/",
+        MatchExtensionApproveView.as_view(),
+        name="api-match-extension-approve",
+    ),
+    path("matches/<int:pk>/extension/refuse/", MatchExtensionRefuseView.as_view(), name="api-match-extension-refuse"),
     path(
         "matches/<int:pk>/times/<int:proposal_id>/accept/", MatchTimeAcceptView.as_view(), name="api-match-time-accept"
     ),

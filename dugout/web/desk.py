@@ -31,7 +31,7 @@ from league.models import InviteLink, League
 from league.policy import may_run_league
 from league.selectors import league_for_viewer
 from league.services import REMOVED
-from matches import disputes
+from matches import disputes, extensions
 from matches import services as match_services
 from matches.models import Match
 from teams import adjustments, members
@@ -205,6 +205,17 @@ def refuse_join(request: HttpRequest, league: League) -> str:
     return _("Request refused.")
 
 
+def approve_extension(request: HttpRequest, league: League) -> str:
+    """Approve a coach's request for more time: the match's deadline moves to the date asked."""
+    extensions.extension_approve(user=request.user, match_id=_match(request, league).pk, reason=_reason(request))
+    return _("More time given: the match's deadline has moved.")
+
+
+def refuse_extension(request: HttpRequest, league: League) -> str:
+    extensions.extension_refuse(user=request.user, match_id=_match(request, league).pk, reason=_reason(request))
+    return _("Request for more time refused.")
+
+
 def reassign(request: HttpRequest, league: League) -> str:
     """Give a team left without coach to a coach of the league (named by username)."""
     team = Team.objects.filter(pk=_int(request, "team"), league=league).first()
@@ -237,6 +248,8 @@ QUEUE_ACTIONS = {
     "refuse_transfer": refuse_transfer,
     "approve_join": approve_join,
     "refuse_join": refuse_join,
+    "approve_extension": approve_extension,
+    "refuse_extension": refuse_extension,
     "reassign": reassign,
     "resend_report": resend_report,
 }
@@ -250,6 +263,8 @@ queue_approve_transfer = queue_action(approve_transfer)
 queue_refuse_transfer = queue_action(refuse_transfer)
 queue_approve_join = queue_action(approve_join)
 queue_refuse_join = queue_action(refuse_join)
+queue_approve_extension = queue_action(approve_extension)
+queue_refuse_extension = queue_action(refuse_extension)
 queue_reassign = queue_action(reassign)
 queue_resend_report = queue_action(resend_report)
 

@@ -86,6 +86,16 @@ urlpatterns = [
     ),
     path("commissioner/<int:league_id>/queue/join/approve/", desk.queue_approve_join, name="desk-queue-approve-join"),
     path("commissioner/<int:league_id>/queue/join/refuse/", desk.queue_refuse_join, name="desk-queue-refuse-join"),
+    path(
+        "commissioner/<int:league_id>/queue/extension/approve/",
+        desk.queue_approve_extension,
+        name="desk-queue-approve-extension",
+    ),
+    path(
+        "commissioner/<int:league_id>/queue/extension/refuse/",
+        desk.queue_refuse_extension,
+        name="desk-queue-refuse-extension",
+    ),
     path("commissioner/<int:league_id>/queue/reassign/", desk.queue_reassign, name="desk-queue-reassign"),
     path(
         "commissioner/<int:league_id>/queue/report/resend/", desk.queue_resend_report, name="desk-queue-resend-report"

@@ -34,6 +34,9 @@ class Match(models.Model):
     #: When it is to be played (agreed by the coaches, or the round's start) and by when its result is due.
     scheduled_for = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    #: The deadline the league clock last told the commissioners had passed (matches/clock.py): each deadline is
+    #: announced once; one moved later is a new deadline, announced again if it passes too.
+    deadline_announced = models.DateTimeField(null=True, blank=True, editable=False)
     #: The generated schedule's round it belongs to (matches/schedules.py), null for a match scheduled by hand.
     schedule_round = models.ForeignKey(
         "ScheduleRound", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"

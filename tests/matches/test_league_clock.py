@@ -33,6 +33,8 @@ pytestmark = pytest.mark.django_db
 #: Thursday 10 December 2026, 20:00 UTC: the deadline most tests use.
 DEADLINE = datetime(2026, 12, 10, 20, 0, tzinfo=UTC)
 Kind, State = MatchReminder.Kind, MatchReminder.State
+#: A tick's count of the house rules' acts when none is due (matches/clock_acts.py).
+QUIET = {"confirmed": 0, "forfeited": 0, "announced": 0}
 
 
 @pytest.fixture
@@ -136,9 +138,9 @@ def test_the_mail_speaks_the_leagues_time(match, league):
 
 def test_the_same_tick_twice_and_two_ticks_in_an_hour_send_nothing_twice(match):
     moment = datetime(2026, 12, 8, 8, 5, tzinfo=UTC)
-    assert clock_tick(moment) == {"due": 2, "sent": 2}
-    assert clock_tick(moment) == {"due": 2, "sent": 0}
-    assert clock_tick(moment + timedelta(minutes=30)) == {"due": 2, "sent": 0}
+    assert clock_tick(moment) == {"due": 2, "sent": 2, **QUIET}
+    assert clock_tick(moment) == {"due": 2, "sent": 0, **QUIET}
+    assert clock_tick(moment + timedelta(minutes=30)) == {"due": 2, "sent": 0, **QUIET}
     assert len(mail.outbox) == 2
 
 
@@ -221,24 +223,25 @@ def test_a_refused_mail_goes_back_to_pending_and_the_retry_sends_it_once(match):
 
 def test_a_reminder_not_sent_before_the_deadline_passed_expires(match):
     clock.reminders_fill(datetime(2026, 12, 10, 8, 5, tzinfo=UTC))
-    assert clock_tick(DEADLINE + timedelta(minutes=5)) == {"due": 0, "sent": 0}
+    # (the deadline passed: the commissioner is told once, the league leaving overdue matches to his queue)
+    assert clock_tick(DEADLINE + timedelta(minutes=5)) == {"due": 0, "sent": 0, **QUIET, "announced": 1}
     assert mail.outbox == [] and set(MatchReminder.objects.values_list("state", flat=True)) == {State.EXPIRED}
 
 
 # --- the beat and the task ----------------------------------------------------------------------------------
 
 
-def test_celery_beat_runs_the_clock_hourly_and_the_task_is_registered():
+def test_celery_beat_runs_the_clock_every_ten_minutes_and_the_task_is_registered():
     entry = settings.CELERY_BEAT_SCHEDULE["league-clock"]
     assert entry["task"] == "dugout.tasks.league_clock_tick"
-    assert entry["schedule"].minute == {5} and len(entry["schedule"].hour) == 24
+    assert entry["schedule"].minute == {5, 15, 25, 35, 45, 55} and len(entry["schedule"].hour) == 24
     app.loader.import_default_modules()
     assert "dugout.tasks.league_clock_tick" in app.tasks
 
 
 def test_the_task_without_a_moment_reads_the_clock(match, monkeypatch):
     monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 12, 10, 8, 5, tzinfo=UTC))
-    assert league_clock_tick.apply().get() == {"due": 2, "sent": 2}
+    assert league_clock_tick.apply().get() == {"due": 2, "sent": 2, **QUIET}
     assert all("today" in m.subject for m in mail.outbox)
     assert all(f"{site_url()}/matches/{match.pk}/" in m.body for m in mail.outbox)
 

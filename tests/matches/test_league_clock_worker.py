@@ -19,6 +19,7 @@ from dugout.tasks import league_clock_tick
 from matches import services
 from matches.models import Match, MatchReminder
 from tests.dugout.reports.test_reports_worker import overlapped, queue, runs, slowly, worker  # noqa: F401 (fixtures)
+from tests.matches.test_league_clock import QUIET
 
 pytestmark = [
     pytest.mark.redis,
@@ -42,9 +43,9 @@ def test_a_real_worker_runs_the_clock_and_mails_each_coach_once(coaches, queue, 
     with ExitStack() as stack:
         worker(stack, "clock", queue)
         first = league_clock_tick.apply_async(kwargs={"now": TWO_DAYS_BEFORE.isoformat()}, ignore_result=False)
-        assert first.get(timeout=60) == {"due": 2, "sent": 2}
+        assert first.get(timeout=60) == {"due": 2, "sent": 2, **QUIET}
         again = league_clock_tick.apply_async(kwargs={"now": TWO_DAYS_BEFORE.isoformat()}, ignore_result=False)
-        assert again.get(timeout=60) == {"due": 2, "sent": 0}
+        assert again.get(timeout=60) == {"due": 2, "sent": 0, **QUIET}
     assert [run["task"] for run in runs.values()] == ["dugout.tasks.league_clock_tick"] * 2
     assert all(run["thread"] != threading.get_ident() for run in runs.values())  # not eager: the worker ran it
     assert sorted(m.to[0] for m in mail.outbox) == coaches

@@ -1,8 +1,8 @@
 """Query budgets of the desk (issue 13; the budgets of tests/web/test_query_counts.py and
 tests/dugout/api/test_api_query_counts.py): the queue's API and pages, the audit page and the dashboard cost the
 same number of queries for a league of 4 teams as for one of 400, with every kind of queue item present in
-proportion to the league (a quarter of its fixtures overdue, waiting or disputed; a transfer and a request to
-join per ten teams)."""
+proportion to the league (a quarter of its fixtures overdue, waiting or disputed; a transfer, a request to
+join and a request for more time per ten teams)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 from dugout.queue import league_queue
 from league.audit import audit_record
 from league.models import InviteLink, JoinRequest, ReportDelivery
-from matches.models import Dispute, Match
+from matches.models import Dispute, Extension, Match
 from teams.models import Player, Transfer
 from tests.bulk_league import bulk_league
 from tests.dugout.api.test_api_query_counts import READ, TOKEN
@@ -27,8 +27,8 @@ from tests.web.test_query_counts import PAGE, SIGNED_IN
 
 pytestmark = pytest.mark.django_db
 
-#: The queue itself: its matches (sides and open dispute folded in), its transfers, its requests to join (with
-#: its lost report mails).
+#: The queue itself: its matches (sides, open dispute and waiting request for more time folded in), its
+#: transfers, its requests to join (with its lost report mails).
 QUEUE = 3
 
 
@@ -61,6 +61,12 @@ def big(request):
             for a, b in zip(teams[::10], teams[1::10], strict=False)
         ]
     )
+    Extension.objects.bulk_create(  # requests for more time, on overdue matches and on ones not yet due
+        [
+            Extension(match=m, requested_by=coach, until=now + dt.timedelta(days=3), reason=f"Exams {m.pk}")
+            for m in fixtures[::10]
+        ]
+    )
     User = get_user_model()
     askers = User.objects.bulk_create([User(username=f"asker{i}") for i in range(max(1, len(teams) // 10))])
     JoinRequest.objects.bulk_create([JoinRequest(league=league, user=u) for u in askers])
@@ -84,7 +90,15 @@ def big(request):
 
 def test_the_queue_holds_every_kind(big):
     kinds = {item.kind for item in league_queue(league=big)}
-    assert kinds == {"awaiting_confirmation", "disputed", "overdue", "transfer", "join_request", "undelivered_report"}
+    assert kinds == {
+        "awaiting_confirmation",
+        "disputed",
+        "overdue",
+        "extension",
+        "transfer",
+        "join_request",
+        "undelivered_report",
+    }
 
 
 def test_the_queue_is_three_queries(big, django_assert_num_queries):
