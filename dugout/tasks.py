@@ -66,9 +66,9 @@ def generate_league_report(league_id: int, now: str | None = None, regenerate: b
 
 @shared_task(**RETRY)
 def league_clock_tick(now: str | None = None) -> dict[str, int]:
-    """Hourly: the league clock (matches/clock.py) writes the match reminders due now and mails the pending
-    ones, each once (safe to run twice: a reminder is a unique row, claimed by one run)."""
-    done = clock_tick(_moment(now), base_url=reports.site_url())
+    """Hourly: the league clock (matches/clock.py) writes the match reminders due now and tells the coaches of
+    the pending ones, each once (safe to run twice: a reminder is a unique row, claimed by one run)."""
+    done = clock_tick(_moment(now))
     log.info("league clock: %(due)s reminder(s) due, %(sent)s sent", done)
     return done
 
