@@ -69,10 +69,10 @@ def generate_league_report(league_id: int, now: str | None = None, regenerate: b
 @shared_task(**RETRY)
 def league_clock_tick(now: str | None = None) -> dict[str, int]:
     """Every ten minutes: the league clock (matches/clock.py) confirms, forfeits and announces what the house
-    rules ask, then writes the match reminders due now and mails the pending ones, each once (safe to run twice
-    or on two workers at once: each act locks its match and reads its condition again, a reminder is a unique
-    row claimed by one run)."""
-    done = clock_tick(_moment(now), base_url=reports.site_url())
+    rules ask, then writes the match reminders due now and tells the coaches of the pending ones, each once (safe
+    to run twice or on two workers at once: each act locks its match and reads its condition again, a reminder is
+    a unique row claimed by one run)."""
+    done = clock_tick(_moment(now))
     log.info(
         "league clock: %(confirmed)s confirmed, %(forfeited)s forfeited, %(announced)s announced; "
         "%(due)s reminder(s) due, %(sent)s sent",

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
-from league import policy
+from league import notices, policy
 from league.audit import audit_record, reason_text
 from league.member_removals import removal_clear
 from league.models import JoinRequest, League, Membership
@@ -163,8 +163,10 @@ def join_request_create(*, user: AbstractBaseUser, league: League, message: obje
             raise JoinConflict("You already coach in this league.")
         pending = JoinRequest.objects.filter(league=league, user=user, state=JoinRequest.State.PENDING).first()
         if pending is not None:
-            return pending
-        return JoinRequest.objects.create(league=league, user=user, message=text)
+            return pending  # asked again: the commissioners were told the first time
+        join = JoinRequest.objects.create(league=league, user=user, message=text)
+        notices.join_request(join, league=league, actor=user)
+        return join
 
 
 def _pending(user: AbstractBaseUser, request_id: int) -> JoinRequest:

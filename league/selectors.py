@@ -212,3 +212,13 @@ def _from_json(field, value, sqlite: bool):
     if isinstance(field, BooleanField):
         return bool(value)
     return value
+
+
+def league_commissioner_ids(*, league_id: int) -> list[int]:
+    """The user ids of the league's commissioners, in one query: who is told of what waits for the league's
+    running (a dispute, a request to join)."""
+    return list(
+        Membership.objects.filter(league_id=league_id, role=Membership.Role.COMMISSIONER)
+        .order_by("user_id")
+        .values_list("user_id", flat=True)
+    )

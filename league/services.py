@@ -12,7 +12,7 @@ from django.utils.translation import gettext, gettext_noop
 from campaigns import house_rules
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 from campaigns.rulesets import REGISTRY
-from league import policy
+from league import notices, policy
 from league.audit import audit_house_rules, audit_record, reason_text
 from league.member_removals import removal_clear, was_removed
 from league.models import Invitation, League, Membership, Season, Stadium, league_table_changed, new_table_version
@@ -157,6 +157,7 @@ def invitation_create(
             after={"role": role, "state": Invitation.State.PENDING},
             reason=reason,
         )
+        notices.invitation(invitation, league=league, actor=user)
         return invitation
 
 

@@ -1,5 +1,5 @@
 """The league clock: reminders to both coaches of a match two days before its deadline
-and on the day, each mailed once, and the read of the matches past their deadline (overdue) that the
+and on the day, each given once, and the read of the matches past their deadline (overdue) that the
 commissioner's queue shows. Celery beat runs `clock_tick` every ten minutes (dugout.tasks.league_clock_tick);
 each tick first does what the league's house rules ask when nobody acts (matches/clock_acts.py: results
 confirmed, unplayed matches forfeited, passed deadlines announced), so "after N hours" holds within minutes.
@@ -11,11 +11,13 @@ REMINDER_HOUR on its day moves both to the start of their days. The two-day remi
 the day's from its hour to the deadline: a deadline set the day before is reminded once, on the day, never with
 a late "in two days".
 
-The mail goes through an outbox like the weekly report's (`MatchReminder`, one row per coach, kind and
-deadline): rows are written when due (a unique row: a second tick, or a second worker, writes none), then each
-is claimed by one conditional update, mailed, and marked sent — never mailed twice. A moved deadline is a new
-deadline, reminded again; a row whose deadline passed (or moved, or whose match was played) before it went out
-is expired, not mailed.
+A reminder is a `deadline_soon` notification (matches/notices.py), so the coach's choices and the one
+notifications outbox decide whether it is also mailed or pushed. `MatchReminder` (one row per coach, kind and
+deadline) stays the guard that gives it once: rows are written when due (a unique row: a second tick, or a
+second worker, writes none), then claimed by a conditional update in the transaction that writes the
+notification — never given twice. A moved deadline is a new deadline, reminded again; a row whose deadline
+passed (or moved, or whose match was played) before it went out is expired, not given. (`sending` was the state
+of a row being mailed by the clock itself, before reminders became notifications: a row left in it is logged.)
 
 Overdue is read, not stored: a match still to be played past its deadline (`overdue_matches`) — so a deadline
 the commissioner moves takes the match out of the queue at once, with no flag to clear.
@@ -27,15 +29,13 @@ import logging
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from django.core.mail import EmailMessage
+from django.db import transaction
 from django.db.models import Prefetch, QuerySet
-from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 
 from league.models import League
 
-from . import overdue
+from . import notices, overdue
 from .clock_acts import clock_acts
 from .models import Match, MatchReminder, MatchTeam
 
@@ -74,17 +74,16 @@ def due_kind(deadline: datetime, tz: str, now: datetime) -> str | None:
 
 
 def _coaches(match: Match) -> set[int]:
-    return {side.team.coach_id for side in match.sides.all() if side.team.coach_id and side.team.coach.email}
+    return {side.team.coach_id for side in match.sides.all() if side.team.coach_id}
 
 
 def reminders_fill(now: datetime) -> int:
-    """Write the reminders due at `now` (one row per coach with an address); those already written are kept as
-    they are. Three queries whatever the number of matches. Returns how many reminders are due now (written
-    now or before)."""
+    """Write the reminders due at `now` (one row per coach); those already written are kept as they are. Three
+    queries whatever the number of matches. Returns how many reminders are due now (written now or before)."""
     soon = (
         Match.objects.filter(status=Match.Status.SCHEDULED, deadline__gt=now, deadline__lte=now + LOOKAHEAD)
         .select_related("league")
-        .prefetch_related(Prefetch("sides", queryset=MatchTeam.objects.select_related("team__coach")))
+        .prefetch_related(Prefetch("sides", queryset=MatchTeam.objects.select_related("team")))
         .order_by("deadline", "pk")
     )
     rows = [
@@ -106,69 +105,63 @@ def _stale(reminder: MatchReminder, now: datetime) -> bool:
     return due_kind(reminder.deadline, match.league.timezone, now) != reminder.kind
 
 
-def reminders_send(now: datetime, *, base_url: str = "") -> int:
-    """Mail every pending reminder, each once: claimed by a conditional update (one winner among any number of
-    workers), mailed, marked sent. Run outside a transaction, so each claim commits before its mail goes out.
-    Rows gone stale (`_stale`) are expired instead. Returns how many were sent now."""
-    sent = 0
+def reminders_send(now: datetime) -> int:
+    """Tell the coaches of every pending reminder, each once: a `deadline_soon` notification (the user's choices
+    then decide whether it is also mailed or pushed, through the notifications' outbox). A match's reminders of
+    one kind and deadline are one event: in one transaction, each row is claimed by a conditional update (one
+    winner among any number of workers: the other waits for the row and then finds it sent), and the coaches
+    whose rows were claimed are told in one notification each — claim and notification commit together, or
+    neither does and the next tick tries again. Rows gone stale (`_stale`) are expired instead. Returns how many
+    were sent now."""
     pending = (
         MatchReminder.objects.filter(state=State.PENDING)
-        .select_related("user", "match__league")
+        .select_related("match__league")
         .prefetch_related(Prefetch("match__sides", queryset=MatchTeam.objects.select_related("team")))
-        .order_by("pk")
+        .order_by("match_id", "kind", "deadline", "pk")
     )
+    events: dict[tuple, list[MatchReminder]] = {}
     for reminder in pending:
-        row = MatchReminder.objects.filter(pk=reminder.pk, state=State.PENDING)
-        if _stale(reminder, now):
-            row.update(state=State.EXPIRED)
+        events.setdefault((reminder.match_id, reminder.kind, reminder.deadline), []).append(reminder)
+    sent = 0
+    for reminders in events.values():
+        first = reminders[0]
+        if _stale(first, now):
+            MatchReminder.objects.filter(pk__in=[r.pk for r in reminders], state=State.PENDING).update(
+                state=State.EXPIRED
+            )
             continue
-        if not row.update(state=State.SENDING, claimed_at=timezone.now()):
-            continue  # another worker has it
-        _send(reminder, base_url)
-        MatchReminder.objects.filter(pk=reminder.pk).update(state=State.SENT, sent_at=timezone.now())
-        sent += 1
+        with transaction.atomic():
+            stamp = timezone.now()
+            claimed = [
+                r.user_id
+                for r in reminders
+                if MatchReminder.objects.filter(pk=r.pk, state=State.PENDING).update(
+                    state=State.SENT, claimed_at=stamp, sent_at=stamp
+                )
+            ]
+            if claimed:
+                match = first.match
+                notices.deadline_soon(
+                    match,
+                    list(match.sides.all()),
+                    recipients=claimed,
+                    deadline=first.deadline,
+                    today=first.kind == Kind.DAY,
+                )
+        sent += len(claimed)
     return sent
 
 
-def reminder_text(reminder: MatchReminder, base_url: str = "") -> tuple[str, str]:
-    """The reminder's subject and body (its link to the match page built on `base_url`)."""
-    match = reminder.match
-    league = match.league
-    teams = [side.team.name for side in match.sides.all()]
-    zone = ZoneInfo(league.timezone)
-    deadline = reminder.deadline.astimezone(zone)
-    kickoff = match.scheduled_for.astimezone(zone) if match.scheduled_for else None
-    day = reminder.kind == Kind.DAY
-    link = base_url + reverse("match-detail", args=[match.pk])
-    context = {"league": league, "teams": teams, "deadline": deadline, "kickoff": kickoff, "day": day, "link": link}
-    when = "today" if day else "in two days"
-    subject = f"{league.name}: {' v '.join(teams)} — result due {when} ({deadline:%a %d %b %H:%M})"
-    return subject, render_to_string("matches/reminder_email.txt", context)
-
-
-def _send(reminder: MatchReminder, base_url: str) -> None:
-    """Mail one coach; a refused mail (nothing went out) puts the row back to pending for the task's retry; a
-    timeout leaves it `sending` (the server may have taken it)."""
-    subject, body = reminder_text(reminder, base_url)
-    try:
-        EmailMessage(subject=subject, body=body, to=[reminder.user.email]).send()
-    except TimeoutError:
-        raise
-    except Exception:
-        MatchReminder.objects.filter(pk=reminder.pk, state=State.SENDING).update(state=State.PENDING, claimed_at=None)
-        raise
-
-
-def clock_tick(now: datetime | None = None, *, base_url: str = "") -> dict[str, int]:
+def clock_tick(now: datetime | None = None) -> dict[str, int]:
     """One beat of the clock: do what the house rules ask of it at `now` (`clock_acts`: results confirmed,
-    matches forfeited, deadlines announced, each once), then write the reminders due now and mail the pending
-    ones (their links built on `base_url`, the site's address: the wiring that runs the clock knows it)."""
+    matches forfeited, deadlines announced, each once), then write the reminders due now and tell the coaches of
+    the pending ones."""
     now = now or timezone.now()
     acts = clock_acts(now)
     stuck = MatchReminder.objects.filter(state=State.SENDING).values_list("pk", "user_id", "claimed_at")
     for row in stuck:
         log.error("match reminder %s (user %s) claimed at %s and never marked sent: not resent", *row)
-    return {"due": reminders_fill(now), "sent": reminders_send(now, base_url=base_url), **acts}
+    return {"due": reminders_fill(now), "sent": reminders_send(now), **acts}
 
 
 def overdue_matches(*, league: League, now: datetime | None = None) -> QuerySet[Match]:

@@ -82,7 +82,7 @@ def clock_confirm(*, match_id: int, now: datetime) -> bool:
             match = _locked(match_id)
             if not policy.clock_may_confirm(match, now=now):
                 return False  # confirmed, rejected, disputed or entered again since it was read: nothing to do
-            services.match_confirm(user=None, match_id=match.pk, now=now)
+            services.match_confirm(user=None, match_id=match.pk, now=now, tell=False)  # told below, in its words
             hours = match.league.house_rules["auto_confirm_hours"]
             audit_record(
                 league=match.league,

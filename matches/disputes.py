@@ -12,7 +12,7 @@ from django.utils import timezone
 from campaigns.errors import NotPermitted, RuleViolation
 from league.audit import audit_record
 from league.models import league_activity_changed, league_table_changed
-from matches import lifecycle, policy, schedules
+from matches import lifecycle, notices, policy, schedules
 from matches.locks import lock_teams
 from matches.models import Dispute, Match, MatchTeam
 
@@ -59,6 +59,7 @@ def match_dispute(*, user: AbstractBaseUser, match_id: int, reason: object) -> M
         match.save(update_fields=["status"])
         league_activity_changed(match.league_id)  # the fixture's status on the league page
         Dispute.objects.create(match=match, raised_by=user, reason=text)
+        notices.result_disputed(match, actor=user)
     return match
 
 
@@ -67,6 +68,7 @@ def match_rule_dispute(
 ) -> Match:
     """The commissioner's ruling on a disputed result: `confirm` it as is, `correct` it (the corrected result
     `body` replaces it and is confirmed in the same transaction) or `reject` it (the match is to be played again).
+    Both coaches are told of the ruling, once: the confirmation or rejection it makes tells nobody of its own.
     """
     from matches import services
 
@@ -85,7 +87,7 @@ def match_rule_dispute(
             )
         before = match.result
         if ruling == "reject":
-            match = services.match_reject(user=user, match_id=match_id, reason=text)
+            match = services.match_reject(user=user, match_id=match_id, reason=text, tell=False)
         else:
             if ruling == "correct":
                 # The corrected result stands in the disputed one's place (still entered by its coach: the
@@ -97,7 +99,7 @@ def match_rule_dispute(
                 dispute_close(match=match, ruling=Dispute.Ruling.CORRECTED, user=user, reason=text)
             else:
                 dispute_close(match=match, ruling=Dispute.Ruling.CONFIRMED, user=user, reason=text)
-            match = services.match_confirm(user=user, match_id=match_id)
+            match = services.match_confirm(user=user, match_id=match_id, tell=False)
         audit_record(
             league=match.league,
             actor=user,
@@ -107,6 +109,7 @@ def match_rule_dispute(
             after={"ruling": ruling, "status": match.status, "result": match.result},
             reason=text,
         )
+        notices.dispute_ruled(match, actor=user, ruling=ruling)  # the one line of this event (none of confirm's)
     return match
 
 

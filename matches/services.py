@@ -17,7 +17,7 @@ from league.audit import audit_record, reason_text
 from league.models import League, Stadium, league_activity_changed, league_table_changed
 from teams.models import Player, Team
 
-from . import disputes, effects, hooks, lifecycle, policy, schedules
+from . import disputes, effects, hooks, lifecycle, notices, policy, schedules
 from .locks import lock_teams
 from .models import Aftermath, Dispute, Match, MatchTeam
 from .step_reads import confirm_teams
@@ -176,6 +176,7 @@ def match_submit_result(*, user: AbstractBaseUser, match_id: int, body: object) 
         match.submitted_at = timezone.now()
         match.save(update_fields=["result", "result_body", "status", "submitted_by", "submitted_at"])
         league_activity_changed(match.league_id)  # the fixture's status on the league page
+        notices.result_submitted(match, sides, actor=user)
     return match
 
 
@@ -198,9 +199,10 @@ def _validated_result(
     return parse_match_result(match, body, sides=sides, teams=held)
 
 
-def match_reject(*, user: AbstractBaseUser, match_id: int, reason: object = "") -> Match:
+def match_reject(*, user: AbstractBaseUser, match_id: int, reason: object = "", tell: bool = True) -> Match:
     """The commissioner sends a submitted (or disputed) result back: the match is scheduled again, nothing
-    applied; the rejection is in the league's audit with its reason (optional, at most 2,000 characters)."""
+    applied; the rejection is in the league's audit with its reason (optional, at most 2,000 characters). Both
+    coaches are told (`tell` False: the caller tells them of its own event instead — a dispute's ruling)."""
     with transaction.atomic():
         match = Match.objects.select_for_update(of=("self",)).select_related("league").get(pk=match_id)
         if not policy.may_reject_result(user, match):
@@ -225,13 +227,19 @@ def match_reject(*, user: AbstractBaseUser, match_id: int, reason: object = "") 
         match.submitted_at = None
         match.save(update_fields=["status", "result", "result_body", "submitted_by", "submitted_at"])
         league_activity_changed(match.league_id)  # the fixture's status on the league page
+        if tell:
+            notices.result_rejected(match, actor=user)
     return match
 
 
-def match_confirm(*, user: AbstractBaseUser | None, match_id: int, now: datetime | None = None) -> Match:
+def match_confirm(
+    *, user: AbstractBaseUser | None, match_id: int, now: datetime | None = None, tell: bool = True
+) -> Match:
     """The other coach (or the commissioner) confirms: the result is final, each team's snapshot is taken,
     per-player rows written, injuries applied, and each team's post-match sequence opens. `user` None is the
-    league clock (matches/clock.py), which confirms only what the league's house rules let it at `now`."""
+    league clock (matches/clock.py), which confirms only what the league's house rules let it at `now`. Both
+    coaches are told but the one who confirmed (`tell` False: the caller tells them of its own event instead — a
+    dispute's ruling)."""
     with transaction.atomic():
         match = _locked_match(match_id, "prematch")
         sides = list(match.sides.all())
@@ -264,4 +272,6 @@ def match_confirm(*, user: AbstractBaseUser | None, match_id: int, now: datetime
         schedules.schedule_round_final(match)  # a knockout round closed: the bracket's next round
         hooks.result_confirmed(match, sides)  # the webhooks' outbox, delivered once this commits
         hooks.players_died(match, hooks.deaths_in_result(match))
+        if tell:
+            notices.result_confirmed(match, sides, actor=user)
     return match

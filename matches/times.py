@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from campaigns.errors import Conflict, NotPermitted, RuleViolation
 
-from . import policy
+from . import notices, policy
 from .models import Match, TimeProposal
 
 
@@ -59,7 +59,9 @@ def match_time_propose(*, user: AbstractBaseUser, match_id: int, at: object) -> 
         TimeProposal.objects.filter(match=match, state=TimeProposal.State.OPEN).update(
             state=TimeProposal.State.SUPERSEDED, answered_by=user, answered_at=timezone.now()
         )
-        return TimeProposal.objects.create(match=match, team=team, proposed_by=user, at=when)
+        proposal = TimeProposal.objects.create(match=match, team=team, proposed_by=user, at=when)
+        notices.time_proposed(match, actor=user, proposal=proposal)
+        return proposal
 
 
 def match_time_accept(*, user: AbstractBaseUser, match_id: int, proposal_id: int) -> Match:
@@ -80,6 +82,7 @@ def match_time_accept(*, user: AbstractBaseUser, match_id: int, proposal_id: int
         proposal.save(update_fields=["state", "answered_by", "answered_at"])
         match.scheduled_for = proposal.at
         match.save(update_fields=["scheduled_for"])
+        notices.time_agreed(match, actor=user, proposal=proposal)
     return match
 
 

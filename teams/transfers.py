@@ -14,13 +14,15 @@ from django.utils import timezone
 from campaigns.errors import NotPermitted, RuleViolation
 from campaigns.rulesets.base import fmt_gil
 
-from . import policy
+from . import notices, policy
 from .models import Player, Team, Transfer
 from .selectors import team_state
 from .services import ledger_post, team_locked
 
 
 def transfer_propose(*, user: AbstractBaseUser, player_id: int, to_team_id: int, price: int = 0) -> Transfer:
+    """The selling coach offers one of his players to another coach's team of the league, at `price`; the buying
+    team's coach is told."""
     player = Player.objects.select_related("team", "team__league").filter(pk=player_id, left_at__isnull=True).first()
     if player is None:
         raise RuleViolation("No such player on a roster.", field="player")
@@ -42,7 +44,12 @@ def transfer_propose(*, user: AbstractBaseUser, player_id: int, to_team_id: int,
         raise RuleViolation(f"{seller.league.rules.name} teams have no gil to pay a price with.", field="price")
     if Transfer.objects.filter(player=player, status__in=[Transfer.Status.PROPOSED, Transfer.Status.ACCEPTED]).exists():
         raise RuleViolation("This player is already offered in an open transfer.", field="player")
-    return Transfer.objects.create(player=player, from_team=seller, to_team=buyer, price=price, proposed_by=user)
+    with transaction.atomic():  # the offer and its notification, together or not at all
+        transfer = Transfer.objects.create(
+            player=player, from_team=seller, to_team=buyer, price=price, proposed_by=user
+        )
+        notices.transfer_offer(transfer, actor=user)
+    return transfer
 
 
 def _open_transfer(transfer_id: int, *statuses: str) -> Transfer:

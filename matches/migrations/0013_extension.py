@@ -6,30 +6,63 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('matches', '0012_match_void_status'),
+        ("matches", "0012_match_void_status"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Extension',
+            name="Extension",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('until', models.DateTimeField()),
-                ('reason', models.TextField()),
-                ('state', models.CharField(choices=[('pending', 'pending'), ('approved', 'approved'), ('refused', 'refused')], default='pending', max_length=8)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('decision_reason', models.TextField(blank=True, default='')),
-                ('decided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='extensions', to='matches.match')),
-                ('requested_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("until", models.DateTimeField()),
+                ("reason", models.TextField()),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[("pending", "pending"), ("approved", "approved"), ("refused", "refused")],
+                        default="pending",
+                        max_length=8,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("decided_at", models.DateTimeField(blank=True, null=True)),
+                ("decision_reason", models.TextField(blank=True, default="")),
+                (
+                    "decided_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="extensions", to="matches.match"
+                    ),
+                ),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'created_at', 'id'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('state', 'pending')), fields=('match',), name='extension_one_pending'), models.CheckConstraint(condition=models.Q(('state__in', ['pending', 'approved', 'refused'])), name='extension_state_known')],
+                "ordering": ["match", "created_at", "id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("state", "pending")), fields=("match",), name="extension_one_pending"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("state__in", ["pending", "approved", "refused"])),
+                        name="extension_state_known",
+                    ),
+                ],
             },
         ),
     ]

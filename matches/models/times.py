@@ -43,10 +43,12 @@ class TimeProposal(models.Model):
 
 
 class MatchReminder(models.Model):
-    """The league clock's outbox (matches/clock.py): one row per coach, match, kind of reminder and deadline,
-    written when the reminder falls due and mailed once — pending → sending (claimed by one worker with a
-    conditional update) → sent, like the weekly report's `ReportDelivery`. A moved deadline is a new deadline:
-    its reminders are due again. A row whose deadline passed before it was mailed is `expired`, never sent."""
+    """The league clock's guard (matches/clock.py): one row per coach, match, kind of reminder and deadline,
+    written when the reminder falls due and given once — pending → sent, claimed by one worker with a
+    conditional update in the transaction that writes the coach's `deadline_soon` notification (which the
+    notifications' outbox mails or pushes as he chose). A moved deadline is a new deadline: its reminders are
+    due again. A row whose deadline passed before it was given is `expired`, never sent. (`sending`: a row the
+    clock was mailing itself, before reminders became notifications.)"""
 
     class Kind(models.TextChoices):
         TWO_DAYS = "two_days", "Two days before the deadline"

@@ -15,6 +15,7 @@ from campaigns.scheduling import KnockoutRound, Pairing, Round
 from league.models import League, league_activity_changed
 from teams.models import Team
 
+from .. import notices
 from ..models import Match, MatchTeam, Schedule, ScheduleRound
 
 FORMATS = tuple(Schedule.Format.values)
@@ -196,6 +197,14 @@ def publish_matches(
     if matches:
         league_activity_changed(schedule.league_id)  # new fixtures on the league page
     return made
+
+
+def tell_published(league: League, planned: Sequence[Planned], *, actor) -> None:
+    """Tell every coach with a match in the `planned` rounds just published (once each; `actor` None: a round
+    nobody published, the bracket's next one) — `matches.notices.round_published`, in the caller's transaction."""
+    team_ids = {team for p in planned for pairing in p.pairings for team in pairing.teams}
+    rounds = [(p.number, p.starts, p.deadline) for p in planned if p.pairings]
+    notices.round_published(league, actor=actor, rounds=rounds, team_ids=team_ids)
 
 
 def rounds_answer(planned: Sequence[Planned], made: dict[int, list[int]] | None) -> list[dict]:

@@ -11,6 +11,7 @@ from .base import (
     better_seed,
     planned_knockout,
     publish,
+    tell_published,
 )
 from .reads import league_schedules
 
@@ -88,4 +89,6 @@ def schedule_round_final(match: Match) -> None:
         tuple(schedule.teams),
     )
     nxt = scheduling.next_round(previous, winners)
-    publish(schedule, [planned_knockout(nxt)], author=schedule.created_by_id)
+    planned = [planned_knockout(nxt)]
+    publish(schedule, planned, author=schedule.created_by_id)
+    tell_published(match.league, planned, actor=None)  # drawn by the bracket, nobody's act

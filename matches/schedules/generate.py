@@ -21,6 +21,7 @@ from .base import (
     close_creation,
     publish,
     rounds_answer,
+    tell_published,
 )
 from .knockout import plan_knockout
 from .round_robin import plan_round_robin
@@ -111,4 +112,5 @@ def schedule_generate(
             },
             reason=reason_with(f"{schedule.get_format_display()} generated", reason),
         )
+        tell_published(league, planned, actor=user)
     return {**answer, "id": schedule.pk, "rounds": rounds_answer(planned, made)}

@@ -1,12 +1,12 @@
-"""The league clock (issue 13, "Deadlines"): both coaches are mailed two days before a match's deadline and on
-the day, each reminder once, and a match still unplayed past its deadline is overdue (`overdue_matches`, the
-commissioner's queue's read). Time is controlled: every tick is given its moment (and the task's default
-moment is Django's `timezone.now`, monkeypatched)."""
+"""The league clock (issue 13, "Deadlines"): both coaches are told two days before a match's deadline and on
+the day, each reminder once and as a `deadline_soon` notification (mailed or pushed as each chose), and a match
+still unplayed past its deadline is overdue (`overdue_matches`, the commissioner's queue's read). Time is
+controlled: every tick is given its moment (and the task's default moment is Django's `timezone.now`,
+monkeypatched)."""
 
 from __future__ import annotations
 
 import logging
-import smtplib
 from datetime import UTC, datetime, timedelta
 from unittest import mock
 from zoneinfo import ZoneInfo
@@ -14,18 +14,17 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.conf import settings
 from django.core import mail
-from django.core.mail import EmailMessage
-from django.db import connection
+from django.db import OperationalError, connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from dugout.celery import app
-from dugout.reports.services import site_url
 from dugout.tasks import league_clock_tick
 from league.models import League
-from matches import clock, services
+from matches import clock, notices, services
 from matches.clock import clock_tick, due_kind, overdue_matches, reminder_moments
 from matches.models import Match, MatchReminder, MatchTeam
+from notifications.models import Delivery, Notification, NotificationSettings
 from tests.factories import LeagueFactory
 
 pytestmark = pytest.mark.django_db
@@ -60,8 +59,9 @@ def ticks(start: datetime, end: datetime, every: timedelta = timedelta(hours=1))
         moment += every
 
 
-def mailed() -> list[tuple[str, str]]:
-    return [(message.to[0], message.subject) for message in mail.outbox]
+def reminders():
+    """The clock's notifications, with their users."""
+    return Notification.objects.filter(kind="deadline_soon").select_related("user")
 
 
 # --- when a reminder is due (pure) ---------------------------------------------------------------------------
@@ -108,67 +108,74 @@ def test_only_the_latest_reminder_due_is_due_and_none_after_the_deadline():
 # --- the clock, hour by hour ---------------------------------------------------------------------------------
 
 
-def test_an_hourly_clock_mails_both_coaches_two_days_before_and_on_the_day_each_once(match, coach, other_coach):
-    sent_at = {}
+def test_an_hourly_clock_tells_both_coaches_two_days_before_and_on_the_day_each_once(match, coach, other_coach):
+    told_at = {}
     for moment in ticks(datetime(2026, 12, 6, 0, 5, tzinfo=UTC), datetime(2026, 12, 12, 0, 5, tzinfo=UTC)):
-        before = len(mail.outbox)
+        before = set(reminders().values_list("pk", flat=True))
         clock_tick(moment)
-        if len(mail.outbox) > before:
-            sent_at[moment] = sorted(m.to[0] for m in mail.outbox[before:])
+        new = reminders().exclude(pk__in=before)
+        if new:
+            told_at[moment] = sorted(n.user.email for n in new)
 
     both = sorted([coach.email, other_coach.email])
-    assert sent_at == {datetime(2026, 12, 8, 8, 5, tzinfo=UTC): both, datetime(2026, 12, 10, 8, 5, tzinfo=UTC): both}
-    subjects = [m.subject for m in mail.outbox]
-    assert all("Home v Away" in s for s in subjects)
-    assert [("in two days" in s, "today" in s) for s in subjects] == [(True, False)] * 2 + [(False, True)] * 2
-    assert "Thursday 10 December, 20:00 (UTC)" in mail.outbox[0].body
+    assert told_at == {datetime(2026, 12, 8, 8, 5, tzinfo=UTC): both, datetime(2026, 12, 10, 8, 5, tzinfo=UTC): both}
+    texts = [n.text for n in reminders().order_by("pk")]
+    assert all(t.startswith("Gil Cup: Home v Away — the result is due ") for t in texts)
+    assert [("in two days" in t, "today" in t) for t in texts] == [(True, False)] * 2 + [(False, True)] * 2
+    assert "by Thursday 10 December, 20:00 (UTC)." in texts[0]
+    assert "No time is agreed yet: propose one on the match page." in texts[0]
+    assert {(n.league_id, n.match_id, n.url) for n in reminders()} == {
+        (match.league_id, match.pk, f"/matches/{match.pk}/")
+    }
     assert MatchReminder.objects.filter(state=State.SENT).count() == 4
+    # The reminder is the notification: the clock mails nobody itself; each coach's e-mail is an outbox row.
+    assert mail.outbox == []
+    assert Delivery.objects.filter(notification__kind="deadline_soon", channel="email").count() == 4
 
 
-def test_the_mail_speaks_the_leagues_time(match, league):
+def test_the_reminder_speaks_the_leagues_time(match, league):
     """In Tokyo the deadline is 05:00 on Friday 11 December: the day's reminder goes at midnight there."""
     League.objects.filter(pk=league.pk).update(timezone="Asia/Tokyo")
     Match.objects.filter(pk=match.pk).update(scheduled_for=datetime(2026, 12, 10, 10, 0, tzinfo=UTC))
     clock_tick(datetime(2026, 12, 10, 15, 5, tzinfo=UTC))
-    [first, _] = mail.outbox
-    assert "result due today (Fri 11 Dec 05:00)" in first.subject
-    assert "due today, by 05:00 (Asia/Tokyo)" in first.body
-    assert "Agreed kick-off: Thursday 10 December, 19:00." in first.body
+    [first, _] = reminders()
+    assert "due today, by Friday 11 December, 05:00 (Asia/Tokyo)." in first.text
+    assert first.text.endswith("Agreed kick-off: Thursday 10 December, 19:00.")
 
 
-def test_the_same_tick_twice_and_two_ticks_in_an_hour_send_nothing_twice(match):
+def test_the_same_tick_twice_and_two_ticks_in_an_hour_tell_nobody_twice(match):
     moment = datetime(2026, 12, 8, 8, 5, tzinfo=UTC)
     assert clock_tick(moment) == {"due": 2, "sent": 2, **QUIET}
     assert clock_tick(moment) == {"due": 2, "sent": 0, **QUIET}
     assert clock_tick(moment + timedelta(minutes=30)) == {"due": 2, "sent": 0, **QUIET}
-    assert len(mail.outbox) == 2
+    assert reminders().count() == 2
 
 
 def test_a_deadline_set_the_day_before_is_reminded_once_on_the_day_never_in_two_days(match):
     Match.objects.filter(pk=match.pk).update(deadline=datetime(2026, 12, 9, 20, 0, tzinfo=UTC))
     for moment in ticks(datetime(2026, 12, 8, 12, 5, tzinfo=UTC), datetime(2026, 12, 10, 0, 5, tzinfo=UTC)):
         clock_tick(moment)
-    assert {m.subject.split("result due ")[1].split(" (")[0] for m in mail.outbox} == {"today"}
+    assert all("the result is due today" in n.text for n in reminders())
     assert set(MatchReminder.objects.values_list("kind", flat=True)) == {Kind.DAY}
-    assert len(mail.outbox) == 2
+    assert reminders().count() == 2
 
 
 def test_a_moved_deadline_is_reminded_again_and_the_old_reminder_left_unsent_expires(match):
     clock_tick(datetime(2026, 12, 8, 8, 5, tzinfo=UTC))
-    assert len(mail.outbox) == 2
-    # Due again for the new deadline, a week later; an unsent row of the old one is never mailed.
+    assert reminders().count() == 2
+    # Due again for the new deadline, a week later; an unsent row of the old one is never given.
     later = DEADLINE + timedelta(days=7)
     stale = MatchReminder.objects.create(match=match, kind=Kind.DAY, deadline=DEADLINE, user=match.created_by)
     Match.objects.filter(pk=match.pk).update(deadline=later)
     clock_tick(datetime(2026, 12, 10, 8, 5, tzinfo=UTC))
-    assert len(mail.outbox) == 2
+    assert reminders().count() == 2
     stale.refresh_from_db()
     assert stale.state == State.EXPIRED
     clock_tick(datetime(2026, 12, 15, 8, 5, tzinfo=UTC))
-    assert len(mail.outbox) == 4 and "17 Dec" in mail.outbox[-1].subject
+    assert reminders().count() == 4 and "17 December" in reminders().order_by("pk").last().text
 
 
-def test_a_match_played_before_its_reminder_gets_none_and_a_coach_without_an_address_is_skipped(
+def test_a_match_played_before_its_reminder_gets_none_and_a_coach_without_an_address_is_told_in_the_app(
     league, commissioner, match, coach
 ):
     coach.email = ""
@@ -176,8 +183,18 @@ def test_a_match_played_before_its_reminder_gets_none_and_a_coach_without_an_add
     played = services.match_schedule(user=commissioner, league=league, team_ids=[s.team_id for s in match.sides.all()])
     Match.objects.filter(pk=played.pk).update(deadline=DEADLINE, status=Match.Status.SUBMITTED)
     clock_tick(datetime(2026, 12, 8, 8, 5, tzinfo=UTC))
-    assert [m.to[0] for m in mail.outbox] == ["bob@example.com"]
-    assert set(MatchReminder.objects.values_list("match_id", flat=True)) == {match.pk}
+    assert sorted(n.user.username for n in reminders()) == ["alice", "bob"]
+    assert set(reminders().values_list("match_id", flat=True)) == {match.pk}
+    emailed = Delivery.objects.filter(notification__kind="deadline_soon", channel="email")
+    assert [d.notification.user.username for d in emailed] == ["bob"]
+
+
+def test_a_coach_who_turned_the_reminders_mail_off_gets_the_notification_and_no_mail(match, coach, other_coach):
+    NotificationSettings.objects.create(user=coach, kinds={"deadline_soon": {"email": False}})
+    clock_tick(datetime(2026, 12, 8, 8, 5, tzinfo=UTC))
+    assert sorted(n.user.username for n in reminders()) == ["alice", "bob"]
+    emailed = Delivery.objects.filter(notification__kind="deadline_soon", channel="email")
+    assert [d.notification.user_id for d in emailed] == [other_coach.pk]
 
 
 def test_the_tick_reads_in_a_constant_number_of_queries(match):
@@ -199,33 +216,29 @@ def test_a_reminder_left_sending_by_a_dead_worker_is_never_resent_and_is_logged(
     MatchReminder.objects.filter(user__username="alice").update(state=State.SENDING)
     with caplog.at_level(logging.ERROR, logger="matches.clock"):
         assert clock_tick(moment)["sent"] == 1
-    assert [m.to[0] for m in mail.outbox] == ["bob@example.com"]
+    assert [n.user.username for n in reminders()] == ["bob"]
     assert any("never marked sent" in r.getMessage() for r in caplog.records)
 
 
-def test_a_refused_mail_goes_back_to_pending_and_the_retry_sends_it_once(match):
+def test_a_notification_that_cannot_be_written_leaves_its_reminder_pending_and_the_retry_gives_it_once(match):
+    """The claim and the notification commit together: a failure in between claims nothing."""
     moment = datetime(2026, 12, 8, 8, 5, tzinfo=UTC)
-    send = EmailMessage.send
-    calls = []
-
-    def refuse_first(self, *args, **kwargs):
-        calls.append(self.to)
-        if len(calls) == 1:
-            raise smtplib.SMTPServerDisconnected("down")
-        return send(self, *args, **kwargs)
-
-    with mock.patch.object(EmailMessage, "send", refuse_first), pytest.raises(smtplib.SMTPServerDisconnected):
+    with (
+        mock.patch.object(notices, "notify", side_effect=OperationalError("database went away")),
+        pytest.raises(OperationalError),
+    ):
         clock_tick(moment)
-    assert MatchReminder.objects.filter(state=State.PENDING).count() == 2 and mail.outbox == []
+    assert MatchReminder.objects.filter(state=State.PENDING).count() == 2 and not reminders().exists()
     clock_tick(moment + timedelta(hours=1))
-    assert len(mail.outbox) == 2 and MatchReminder.objects.filter(state=State.SENT).count() == 2
+    assert reminders().count() == 2 and MatchReminder.objects.filter(state=State.SENT).count() == 2
 
 
 def test_a_reminder_not_sent_before_the_deadline_passed_expires(match):
     clock.reminders_fill(datetime(2026, 12, 10, 8, 5, tzinfo=UTC))
     # (the deadline passed: the commissioner is told once, the league leaving overdue matches to his queue)
     assert clock_tick(DEADLINE + timedelta(minutes=5)) == {"due": 0, "sent": 0, **QUIET, "announced": 1}
-    assert mail.outbox == [] and set(MatchReminder.objects.values_list("state", flat=True)) == {State.EXPIRED}
+    assert not reminders().exists()
+    assert set(MatchReminder.objects.values_list("state", flat=True)) == {State.EXPIRED}
 
 
 # --- the beat and the task ----------------------------------------------------------------------------------
@@ -242,8 +255,8 @@ def test_celery_beat_runs_the_clock_every_ten_minutes_and_the_task_is_registered
 def test_the_task_without_a_moment_reads_the_clock(match, monkeypatch):
     monkeypatch.setattr(timezone, "now", lambda: datetime(2026, 12, 10, 8, 5, tzinfo=UTC))
     assert league_clock_tick.apply().get() == {"due": 2, "sent": 2, **QUIET}
-    assert all("today" in m.subject for m in mail.outbox)
-    assert all(f"{site_url()}/matches/{match.pk}/" in m.body for m in mail.outbox)
+    assert all("the result is due today" in n.text for n in reminders())
+    assert {n.url for n in reminders()} == {f"/matches/{match.pk}/"}
 
 
 # --- overdue -----------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The league clock through a real Celery worker on the real Redis broker (CI runs it against Redis): the beat's
-task travels through Redis to a worker thread, which writes the due reminders and mails both coaches; run again,
-and run twice at once, it mails nobody twice. The worker fixtures are the weekly report's (a queue of the test's
+task travels through Redis to a worker thread, which writes the due reminders and tells both coaches (a
+`deadline_soon` notification each, with its e-mail in the notifications' outbox); run again, and run twice at
+once, it tells nobody twice. The worker fixtures are the weekly report's (a queue of the test's
 own, the runs seen, a worker in a thread)."""
 
 from __future__ import annotations
@@ -12,12 +13,11 @@ from datetime import UTC, datetime
 from unittest import mock
 
 import pytest
-from django.core import mail
-from django.core.mail import EmailMessage
 
 from dugout.tasks import league_clock_tick
-from matches import services
+from matches import notices, services
 from matches.models import Match, MatchReminder
+from notifications.models import Delivery, Notification
 from tests.dugout.reports.test_reports_worker import overlapped, queue, runs, slowly, worker  # noqa: F401 (fixtures)
 from tests.matches.test_league_clock import QUIET
 
@@ -39,7 +39,15 @@ def coaches(league, commissioner, home, away, coach, other_coach):
     return sorted([coach.email, other_coach.email])
 
 
-def test_a_real_worker_runs_the_clock_and_mails_each_coach_once(coaches, queue, runs):  # noqa: F811
+def told() -> list[str]:
+    """The addresses of the coaches told by the clock, one entry per notification, and each one's e-mail row."""
+    notes = Notification.objects.filter(kind="deadline_soon").select_related("user")
+    emails = Delivery.objects.filter(notification__kind="deadline_soon", channel="email").count()
+    assert emails == len(notes)
+    return sorted(n.user.email for n in notes)
+
+
+def test_a_real_worker_runs_the_clock_and_tells_each_coach_once(coaches, queue, runs):  # noqa: F811
     with ExitStack() as stack:
         worker(stack, "clock", queue)
         first = league_clock_tick.apply_async(kwargs={"now": TWO_DAYS_BEFORE.isoformat()}, ignore_result=False)
@@ -48,12 +56,12 @@ def test_a_real_worker_runs_the_clock_and_mails_each_coach_once(coaches, queue, 
         assert again.get(timeout=60) == {"due": 2, "sent": 0, **QUIET}
     assert [run["task"] for run in runs.values()] == ["dugout.tasks.league_clock_tick"] * 2
     assert all(run["thread"] != threading.get_ident() for run in runs.values())  # not eager: the worker ran it
-    assert sorted(m.to[0] for m in mail.outbox) == coaches
+    assert told() == coaches
     assert MatchReminder.objects.filter(state=MatchReminder.State.SENT).count() == 2
 
 
-def test_two_ticks_at_once_in_two_worker_threads_mail_each_coach_once(coaches, queue, runs):  # noqa: F811
-    with mock.patch.object(EmailMessage, "send", slowly(EmailMessage.send, 0.5)), ExitStack() as stack:
+def test_two_ticks_at_once_in_two_worker_threads_tell_each_coach_once(coaches, queue, runs):  # noqa: F811
+    with mock.patch.object(notices, "notify", slowly(notices.notify, 0.5)), ExitStack() as stack:
         worker(stack, "pair", queue, concurrency=2)
         results = [
             league_clock_tick.apply_async(kwargs={"now": TWO_DAYS_BEFORE.isoformat()}, ignore_result=False)
@@ -62,4 +70,4 @@ def test_two_ticks_at_once_in_two_worker_threads_mail_each_coach_once(coaches, q
         done = [result.get(timeout=90) for result in results]
     assert len(runs) == 2 and overlapped(runs), runs
     assert sum(d["sent"] for d in done) == 2
-    assert sorted(m.to[0] for m in mail.outbox) == coaches
+    assert told() == coaches

@@ -26,10 +26,13 @@ STEPS = {
     "prepare": (None, {"expensive_mistakes": [6], "expensive_mistakes_amount": [1]}),
 }
 
-#: What confirm and each step cost, whatever the league's size or the team's (confirm's 14 include the one update
+#: What confirm and each step cost, whatever the league's size or the team's (confirm's 18 include the one update
 #: that gives the league's table a new version, so the cached standings are never stale, the one upsert of the
-#: players' season tallies (matches/tally.py), so a weekly report never sums the season, and the one query asking
-#: whether a webhook of the league wants `result_confirmed` (issue 14, docs/decisions/ "Webhooks"); its sides
+#: players' season tallies (matches/tally.py), so a weekly report never sums the season, the one query asking
+#: whether a webhook of the league wants `result_confirmed` (issue 14, docs/decisions/ "Webhooks"), and the four of
+#: the coach's `result_confirmed` notification — the recipients' settings, their push subscriptions, the
+#: notification and its e-mail delivery (notifications/writer.py; the recipients are the sides' coaches, already
+#: held); its sides
 #: and their teams are read once, with the match, for the policy; once locked, the teams are read in one query
 #: with their players, positions, balances and whether another sequence of theirs is open — for the result's
 #: check and its effects).
@@ -38,7 +41,7 @@ STEPS = {
 #: players with their positions (all five steps), match rows (improvements), sponsorships (fortune), roster
 #: positions (hire and fire; prepare) (docs/decisions/, 2026-12-02 "A step's reads folded into its sequence's
 #: row"). Every step's two savepoint queries are the transaction's (BEGIN and COMMIT outside a test).
-EXPECTED = {"confirm": 14, "improvements": 5, "team_stats": 5, "fortune": 8, "hire_fire": 5, "prepare": 6}
+EXPECTED = {"confirm": 18, "improvements": 5, "team_stats": 5, "fortune": 8, "hire_fire": 5, "prepare": 6}
 #: A team of one player costs three queries more at Prepare for next match (rules/blitzbowl.md §5): it takes on
 #: its Journeymen — one insert, however many, and its players read again for the Team Value — and, its treasury
 #: untouched by hiring, pays an Expensive Mistake (one insert: the ledger's head came with the sequence).

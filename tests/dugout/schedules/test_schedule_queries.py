@@ -18,8 +18,10 @@ pytestmark = pytest.mark.django_db
 #: A published double round robin through the API: token authentication (2), the view's league, the
 #: transaction's savepoint and its release (2), the league row locked, the commissioner's membership, the
 #: existing schedule, the teams, the recent opponents, the team locks, the schedule, its rounds, its matches,
-#: their sides, the league page's activity version, the creation update and the audit entry.
-PUBLISH = 18
+#: their sides, the league page's activity version, the creation update and the audit entry; then the coaches'
+#: `round_published` notification: the teams' coaches, their settings, their push subscriptions and the
+#: notifications (these coaches have no address: no e-mail delivery to insert).
+PUBLISH = 22
 READ = 5
 
 
