@@ -3,7 +3,7 @@ from rest_framework.routers import DefaultRouter
 
 from core.api import auth
 from core.api.lookup import ID_PATTERN
-from dugout.api import desk, divisions, imports, players, ratings, schedules, seasons, views, webhooks
+from dugout.api import desk, divisions, imports, me, players, ratings, schedules, seasons, views, webhooks
 from matches.api import MatchViewSet
 from matches.times_api import MatchTimeAcceptView, MatchTimesView
 from teams.api import TeamViewSet, TransferViewSet
@@ -41,6 +41,7 @@ urlpatterns = [
     path("auth/password-reset/", auth.PasswordResetView.as_view(), name="api-password-reset"),
     path("auth/password-reset/confirm/", auth.PasswordResetConfirmView.as_view(), name="api-password-reset-confirm"),
     path("auth/logout-all/", auth.LogoutAllView.as_view(), name="api-logout-all"),
+    path("me/actions/", me.MeActionsView.as_view(), name="api-me-actions"),
     path("rulesets/", views.RulesetListView.as_view(), name="api-rulesets"),
     path("rulesets/<str:key>/rosters/", views.RosterListView.as_view(), name="api-rosters"),
     path("rulesets/<str:key>/house-rules/", views.HouseRulesView.as_view(), name="api-house-rules"),
