@@ -29,4 +29,5 @@ def prematch_blocks_result(match: Match, prematch: Prematch | None) -> bool:
     """Whether the match's pre-match sequence holds its result up: a started, unfinished sequence of a ruleset
     whose pre-match sequence settles what the result needs (FAME). The result services refuse the result then;
     the list of what waits for whom shows the step instead."""
-    return prematch is not None and not prematch.complete and match.league.rules.fame_from_prematch
+    started = prematch is not None and prematch.pk is not None  # (a page may hold an unsaved, unstarted one)
+    return started and not prematch.complete and match.league.rules.fame_from_prematch

@@ -131,10 +131,12 @@ def waiting_queryset() -> QuerySet[Match]:
 
 
 def _prematch_of(match: Match) -> Prematch | None:
+    """The match's started pre-match sequence, or None (a page may have held an unsaved one: not started)."""
     try:
-        return match.prematch
+        prematch = match.prematch
     except Prematch.DoesNotExist:
         return None
+    return prematch if prematch.pk is not None else None
 
 
 class _Facts:
