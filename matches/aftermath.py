@@ -27,6 +27,7 @@ from .hooks import deaths_in_effects, players_died
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
 from .rolls import record_rolls
 from .step_reads import match_rows_unfolded, sides_unfolded, step_reads, team_install
+from .waiting import team_open_matches, tell_turns, turns
 
 #: What a step changes on its sequence's row (written alone: not the match and team ids again).
 STEP_FIELDS = ["journal", "log", "carry", "pending", "step_index", "complete", "updated_at"]
@@ -151,6 +152,10 @@ def aftermath_post(
             current = "none (complete)" if aftermath.complete else steps[aftermath.step_index].key
             raise StepConflict(f"The current step is {current}, not {step}.")
         current = steps[aftermath.step_index]
+        # Only the last step changes who waits: its end frees the team's next result (and nothing before it does).
+        last = aftermath.step_index == len(steps) - 1
+        affected = team_open_matches(match_id=match.pk, team_id=team.pk) if last else []
+        waited = turns(affected) if last else {}
         if not current.view_parts() <= parts:  # pragma: no cover - a match's teams play in its league
             raise RuleViolation("This team does not play in this match's league.")
         parts = current.view_parts()
@@ -208,6 +213,8 @@ def aftermath_post(
                 )
                 aftermath.carry["team_value"] = tv
         aftermath.save(update_fields=STEP_FIELDS)
+        if aftermath.complete:
+            tell_turns(before=waited, match_ids=affected, actor=user)
     return aftermath
 
 

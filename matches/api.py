@@ -20,6 +20,7 @@ from .models import Aftermath, Inducement, Match, Roll
 from .result_api import ResultActions
 from .selectors import match_queryset
 from .serializers import MatchActionsOut
+from .waiting import waiting_annotations
 
 
 class MatchIn(serializers.Serializer):
@@ -125,7 +126,9 @@ class MatchViewSet(ResultActions, mixins.ListModelMixin, mixins.RetrieveModelMix
     filterset_fields = ["league", "status", "kind"]
 
     def get_queryset(self):
-        return super().get_queryset().annotate(**viewer_roles(user=self.request.user, league="league_id"))
+        # The viewer's roles (what he may do) and what the match waits for, with each match: no query per match.
+        roles = viewer_roles(user=self.request.user, league="league_id")
+        return super().get_queryset().annotate(**roles, **waiting_annotations())
 
     def _out(self, match_id: int, code: int = status.HTTP_200_OK) -> Response:
         match = self.get_queryset().get(pk=match_id)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from django.urls import path
+from django.utils.html import strip_tags
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -18,6 +19,8 @@ from . import drafts, policy
 from .models import Match
 from .selectors import match_queryset
 from .serializers import MatchOut
+from .waiting import waiting_for, waiting_queryset
+from .web.waiting import waiting_banner
 
 
 class DraftEventIn(serializers.Serializer):
@@ -44,6 +47,12 @@ class DraftEventOut(serializers.Serializer):
     option = serializers.CharField(allow_blank=True)
 
 
+class DraftWaitingOut(serializers.Serializer):
+    blocked = serializers.BooleanField(help_text="The result cannot be submitted yet: it waits for another's step.")
+    message = serializers.CharField(help_text="Who must act on the match and what, in words ('' when no one).")
+    url = serializers.CharField(allow_null=True, help_text="The step that holds the result up.")
+
+
 class DraftOut(serializers.Serializer):
     match = serializers.IntegerField()
     status = serializers.CharField()
@@ -51,17 +60,25 @@ class DraftOut(serializers.Serializer):
     events = DraftEventOut(many=True)
     score = serializers.DictField(child=serializers.IntegerField(), help_text="Team id → running score.")
     body = serializers.JSONField(help_text="The result body the events fold into (POST …/result/ takes it).")
+    waiting = DraftWaitingOut(help_text="Who the match waits for: the sheet warns when the result would be refused.")
 
 
 def _match(request, pk) -> Match:
-    match = object_or_404(Match.objects.select_related("league"), pk=pk)
+    # What the match waits for comes annotated with it (no query of its own): the sheet's warning.
+    match = object_or_404(waiting_queryset(), pk=pk)
     if not policy.may_enter_result(request.user, match):
         raise NotPermitted("Only a coach of a team in this match or the commissioner can see its live sheet.")
     return match
 
 
-def _state(match: Match, code: int = status.HTTP_200_OK) -> Response:
-    return Response(DraftOut(drafts.draft_state(match=match)).data, status=code)
+def _state(request, match: Match, code: int = status.HTTP_200_OK) -> Response:
+    banner = waiting_banner(request.user, waiting_for(match), may_enter_result=True)
+    waiting = {
+        "blocked": banner.blocked,
+        "message": strip_tags(banner.line),
+        "url": getattr(banner.theirs, "url", None),
+    }
+    return Response(DraftOut({**drafts.draft_state(match=match), "waiting": waiting}).data, status=code)
 
 
 class DraftView(APIView):
@@ -69,7 +86,7 @@ class DraftView(APIView):
 
     @extend_schema(responses=DraftOut, summary="The match's live sheet")
     def get(self, request, pk):
-        return _state(_match(request, pk))
+        return _state(request, _match(request, pk))
 
     @extend_schema(
         request=DraftEventIn,
@@ -81,7 +98,7 @@ class DraftView(APIView):
         data = validated(DraftEventIn, request.data)
         key = data.pop("key")
         _, new = drafts.draft_add_event(user=request.user, match=match, key=key, event=data)
-        return _state(match, status.HTTP_201_CREATED if new else status.HTTP_200_OK)
+        return _state(request, match, status.HTTP_201_CREATED if new else status.HTTP_200_OK)
 
 
 class DraftUndoView(APIView):
@@ -92,7 +109,7 @@ class DraftUndoView(APIView):
         match = _match(request, pk)
         data = validated(DraftUndoIn, request.data)
         drafts.draft_undo(user=request.user, match=match, key=data["key"])
-        return _state(match)
+        return _state(request, match)
 
 
 class DraftSubmitView(APIView):

@@ -27,6 +27,8 @@ from .aftermath import StepConflict
 from .locks import lock_teams
 from .models import Inducement, Match, MatchTeam, Prematch
 from .rolls import record_rolls
+from .sequences import shopping_team
+from .waiting import tell_turns, turns
 
 
 def _steps(match: Match) -> tuple:
@@ -109,14 +111,6 @@ def inducement_out(inducement: Inducement) -> dict:
     }
 
 
-def shopping_team(prematch: Prematch, steps) -> int | None:
-    """The team whose shopping turn is open, if any."""
-    if prematch.complete or not steps or prematch.pk is None:
-        return None
-    turn = steps[prematch.step_index].turn
-    return getattr(prematch, f"{turn}_id") if turn else None
-
-
 def _locked_match(match_id: int) -> tuple[Match, list[MatchTeam]]:
     match = Match.objects.select_for_update(of=("self",)).select_related("league", "stadium").get(pk=match_id)
     sides = list(match.sides.select_related("team").order_by("order"))
@@ -197,6 +191,7 @@ def prematch_post(
         shopper = getattr(prematch, f"{current.turn}_id") if current.turn else None
         if shopper is not None and not policy.may_act_for_side(user, match, teams[shopper]):
             raise NotPermitted(f"Only {teams[shopper].name}'s coach (or the commissioner) closes its shopping.")
+        waited = turns([match.pk])  # who the sequence waits for before this step: the step tells the new ones
         catalogue = rules.roll_catalogue(hr)
         team_ids = [s.team_id for s in sides]
         entered = _entered_by_team(rolls, current, team_ids, catalogue)
@@ -234,6 +229,7 @@ def prematch_post(
         prematch.step_index += 1
         prematch.complete = prematch.step_index >= len(steps)
         prematch.save()
+        tell_turns(before=waited, match_ids=[match.pk], actor=user)
     return prematch
 
 

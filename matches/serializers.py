@@ -4,12 +4,14 @@ times' answers and the export."""
 from __future__ import annotations
 
 from django.core.exceptions import ObjectDoesNotExist
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league.selectors import hold_viewer_roles
 
 from .available import available
 from .models import Match, MatchTeam
+from .waiting import KINDS, waiting_for
 
 
 class SideOut(serializers.ModelSerializer):
@@ -98,6 +100,12 @@ class MatchOut(serializers.ModelSerializer):
         ]
 
 
+class WaitingOut(serializers.Serializer):
+    user = serializers.IntegerField()
+    username = serializers.CharField()
+    action = serializers.CharField(help_text=f"One of {', '.join(KINDS)}.")
+
+
 class MatchActionsOut(MatchOut):
     """A match as the match endpoints answer it: with what the caller may do to it now."""
 
@@ -106,8 +114,17 @@ class MatchActionsOut(MatchOut):
         "reject, correct, dispute, rule, prematch, forfeit, sorted; [] for a visitor."
     )
 
+    waiting_for = serializers.SerializerMethodField(
+        help_text=f"Who must act next on the match and what ({', '.join(KINDS)}); [] once nothing waits."
+    )
+
     class Meta(MatchOut.Meta):
-        fields = [*MatchOut.Meta.fields, "actions"]
+        fields = [*MatchOut.Meta.fields, "actions", "waiting_for"]
+
+    @extend_schema_field(WaitingOut(many=True))
+    def get_waiting_for(self, match: Match) -> list[dict]:
+        # The facts come annotated with the match (`MatchViewSet.get_queryset`): no query of its own.
+        return [{"user": w.user_id, "username": w.username, "action": w.kind} for w in waiting_for(match)]
 
     def get_actions(self, match: Match) -> list[str]:
         user = self.context["request"].user

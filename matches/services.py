@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Prefetch
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaigns.dice import check_entered
 from campaigns.errors import NotPermitted, RuleViolation
@@ -20,6 +21,7 @@ from teams.models import Player, Team
 from . import disputes, effects, hooks, lifecycle, notices, policy, schedules
 from .locks import lock_teams
 from .models import Aftermath, Dispute, Match, MatchTeam
+from .sequences import prematch_actors, prematch_blocks_result
 from .step_reads import confirm_teams
 
 
@@ -151,7 +153,7 @@ def parse_match_result(
 def _locked_match(match_id: int, *related: str) -> Match:
     """The match, its row locked, with its league (and `related`) and its sides with their teams prefetched: the
     policy and the result's validation read the sides from there, not with queries of their own."""
-    sides = Prefetch("sides", queryset=MatchTeam.objects.select_related("team"))
+    sides = Prefetch("sides", queryset=MatchTeam.objects.select_related("team__coach"))
     return (
         Match.objects.select_for_update(of=("self",))
         .select_related("league", *related)
@@ -193,10 +195,23 @@ def _validated_result(
     if unfinished:
         raise RuleViolation("A team of this match has not finished its previous post-match sequence.")
     started = getattr(match, "prematch", None)  # (loaded with the match by confirm)
-    if started is not None and not started.complete and match.league.rules.fame_from_prematch:
-        step = match.league.rules.prematch_steps[started.step_index]
-        raise RuleViolation(f"Finish the pre-match sequence first: it is at {step.title}.")
+    if prematch_blocks_result(match, started):
+        steps = match.league.rules.prematch_steps
+        raise RuleViolation(
+            _("Finish the pre-match sequence first: it is at %(step)s, waiting for %(who)s.")
+            % {"step": steps[started.step_index].title, "who": _step_coaches(started, steps, sides or [])}
+        )
     return parse_match_result(match, body, sides=sides, teams=held)
+
+
+def _step_coaches(prematch, steps, sides: list[MatchTeam]) -> str:
+    """Who the sequence's current step waits for, by name: the shopping team's coach, or either coach."""
+    teams = {s.team_id: s.team for s in sides}
+    names = [
+        teams[t].coach.username if teams[t].coach_id else teams[t].name
+        for t in prematch_actors(prematch, steps, list(teams))
+    ]
+    return _(" or ").join(names)
 
 
 def match_reject(*, user: AbstractBaseUser, match_id: int, reason: object = "", tell: bool = True) -> Match:

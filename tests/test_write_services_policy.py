@@ -86,7 +86,6 @@ NOT_WRITES = {
     "matches.prematch.prematch_state": "a read: a pre-match sequence as the API shows it",
     "matches.prematch.inducement_out": "a read: one inducement as the API shows it",
     "matches.prematch.prematch_record": "a read: a match's pre-match sequence as the export records it",
-    "matches.prematch.shopping_team": "a read: the side whose inducement turn is open (the coach's home asks it too)",
     "matches.aftermath.aftermath_views": "a read: the views a step runs on (the page asks which dice it can use)",
     "matches.challenges.recent_challenges": "a read: the league's last Challenge rolls",
     "matches.drafts.draft_teams": "a read: the players a live sheet offers",

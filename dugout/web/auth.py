@@ -1,5 +1,6 @@
-"""The front door: the home page (every league), logging in through the log-in guard, signing up (throttled per
-client address), and getting back in by a password reset (league/password_reset.py)."""
+"""The front door: the home page (every league), logging in through the log-in guard (landing on `/me/` when
+something waits for the user), signing up (throttled per client address), and getting back in by a password
+reset (league/password_reset.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse_lazy
 from django.utils.translation import gettext
 
+from dugout.actions import user_actions
 from dugout.web.forms import GuardedAuthenticationForm, PasswordResetAskForm, SignUpForm
 from dugout.web.views import list_page
 from league.logins import login_client_address
@@ -42,6 +44,13 @@ class ThrottledLoginView(auth_views.LoginView):
     is answered 429, saying when to try again, before its password is checked."""
 
     authentication_form = GuardedAuthenticationForm
+
+    def get_default_redirect_url(self):
+        """Without an explicit `next`: his home (`/me/`) when anything waits for him — what to do first is
+        there — else the usual landing page."""
+        if user_actions(user=self.request.user):
+            return resolve_url("me")
+        return super().get_default_redirect_url()
 
     def form_invalid(self, form):
         if form.lockout is None:

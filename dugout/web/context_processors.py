@@ -1,4 +1,4 @@
-"""Template context for every page: the signed-in coach's count of matches waiting for him (the header badge)."""
+"""Template context for every page: the number of things waiting for the signed-in user (the header badge)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ from django.utils.functional import SimpleLazyObject
 
 
 def waiting(request: HttpRequest) -> dict:
-    """`waiting_count`, lazily: only a page that shows it pays its two queries, and an anonymous one pays none."""
+    """`waiting_count`, lazily: only a page that shows it pays its two queries (the same list as `/me/`:
+    `dugout.actions`), and an anonymous one pays none."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    from matches.waiting import coach_waiting_count  # the pages' wiring sits above the matches domain
+    from dugout.actions import user_actions_count
 
-    return {"waiting_count": SimpleLazyObject(lambda: coach_waiting_count(user=user))}
+    return {"waiting_count": SimpleLazyObject(lambda: user_actions_count(user=user))}

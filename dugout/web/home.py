@@ -1,5 +1,5 @@
-"""`/me/`: a coach's home — his teams, and every match waiting for him with a link to act on it; and
-`/favicon.ico`."""
+"""`/me/`: a user's home — everything waiting for him (`dugout.actions`) with a link to act on it, and his
+teams; and `/favicon.ico`."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 
-from matches.waiting import coach_waiting
+from dugout.actions import user_actions
 from teams.models import Team
 
 
 @login_required
 def me(request: HttpRequest) -> HttpResponse:
     teams = Team.objects.filter(coach=request.user).select_related("league").order_by("league__name", "name")
-    waiting = coach_waiting(user=request.user)
+    waiting = user_actions(user=request.user)
     # The header's badge counts the same list: hand it over rather than have it read again.
     context = {"teams": list(teams), "waiting": waiting, "waiting_count": len(waiting)}
     return render(request, "me.html", context)

@@ -18,12 +18,14 @@ from django.views.decorators.http import require_GET
 
 from matches import drafts, lifecycle, policy
 from matches.models import Match
+from matches.waiting import waiting_for, waiting_queryset
+from matches.web.waiting import waiting_banner
 from teams.models import Player
 
 
 @login_required
 def match_live(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match.objects.select_related("league"), pk=pk)
+    match = get_object_or_404(waiting_queryset(), pk=pk)  # with what it waits for: the warning as it opens
     rules, hr = match.league.rules, match.league.house_rules
     if not rules.has_live_sheet:
         raise Http404("This game has no live sheet.")
@@ -57,6 +59,8 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
             "declared": json.dumps([k.as_data() for k in kinds]),
             "api": reverse("api-match-draft", args=[match.pk]),
             "closed": not lifecycle.allowed(match.status, lifecycle.Action.SUBMIT),  # no result to enter now
+            # Someone else's step holds the result up: the sheet says so as it opens, naming who and linking to it.
+            "waiting": waiting_banner(request.user, waiting_for(match), may_enter_result=True),
         },
     )
 

@@ -15,10 +15,12 @@ from matches.disputes import match_open_dispute
 from matches.models import Match, MatchTeam
 from matches.selectors import match_inducements, match_report_queryset
 from matches.sharing.views import match_share_tags
+from matches.waiting import waiting_annotations, waiting_for
 from matches.web.common import player_name
 from matches.web.forms.common import words
 from matches.web.prematch import prematch_summary
 from matches.web.report_sections import Report, report_sections
+from matches.web.waiting import waiting_banner
 from teams.models import Player
 
 
@@ -88,7 +90,8 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
     # The viewer's roles in the league come with the match (none for a visitor, who may do nothing): the
     # buttons' predicates then cost no query each, and no other member is read.
     user = request.user
-    match = get_object_or_404(match_report_queryset().annotate(**viewer_roles(user=user, league="league_id")), pk=pk)
+    annotations = {**viewer_roles(user=user, league="league_id"), **waiting_annotations()}
+    match = get_object_or_404(match_report_queryset().annotate(**annotations), pk=pk)
     hold_viewer_roles(league=match.league, user=user, annotated=match)
     league = match.league
     rules = league.rules
@@ -164,6 +167,8 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         if rules.prematch_steps
         else None,
         "may_prematch": can.prematch,
+        # Who must act next, and what the viewer can do meanwhile (the facts came with the match: no query).
+        "waiting": waiting_banner(user, waiting_for(match), may_enter_result=policy.may_enter_result(user, match)),
     }
     context.update(match_share_tags(request, match, sides))
     return render(request, "matches/report.html", context)

@@ -144,6 +144,19 @@
     if (!data || !Array.isArray(data.events)) return;
     server = data.events;
     localStorage.setItem(SHEET, JSON.stringify(data));
+    warn(data.waiting);
+  }
+
+  /* Someone else's step holds the result up (the server says who, and where): warn before the match is played
+     out, not at "Submit result". The page opens with the warning as the server rendered it; each answer of the
+     sheet's API keeps it true as the other coach acts. */
+  function warn(waiting) {
+    var box = document.getElementById("live-waiting");
+    if (!box || !waiting) return;
+    box.hidden = closed || !waiting.blocked;
+    if (!waiting.blocked) return;
+    document.getElementById("live-waiting-text").textContent = box.dataset.lead + " " + waiting.message;
+    if (waiting.url) document.getElementById("live-waiting-link").setAttribute("href", waiting.url);
   }
 
   function setOnline(value) { online = value; render(); }

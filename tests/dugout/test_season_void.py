@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from dugout.actions import user_actions
 from league.models import AuditEntry
 from matches import lifecycle
 from matches.models import Match
-from matches.waiting import coach_waiting
 from teams.models import Player
 from tests.matches.conftest import full_team
 
@@ -64,7 +64,7 @@ def test_a_redraft_makes_the_unplayed_matches_of_rebuilt_teams_void_in_their_clo
     assert audit.after["turn"]["rebuilt"] == sorted([home.pk, away.pk])
     assert "1 unplayed match(es) void" in audit.reason
     # Nobody is asked for its result: not the coach's home, not the API's match.
-    assert [item for item in coach_waiting(user=coach) if item.match_id == match_id] == []
+    assert [item for item in user_actions(user=coach) if item.match == match_id] == []
     answer = api_as(None).get(f"/api/v1/matches/{match_id}/").json()
     assert answer["status"] == "void"
 

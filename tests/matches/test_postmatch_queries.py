@@ -41,7 +41,9 @@ STEPS = {
 #: players with their positions (all five steps), match rows (improvements), sponsorships (fortune), roster
 #: positions (hire and fire; prepare) (docs/decisions/, 2026-12-02 "A step's reads folded into its sequence's
 #: row"). Every step's two savepoint queries are the transaction's (BEGIN and COMMIT outside a test).
-EXPECTED = {"confirm": 18, "improvements": 5, "team_stats": 5, "fortune": 8, "hire_fire": 5, "prepare": 6}
+#: The last step (prepare) reads twice more: what the team's open matches wait for, before and after it (its end
+#: frees the team's next result: a `your_turn` to each coach it now waits for — none here, no next match).
+EXPECTED = {"confirm": 18, "improvements": 5, "team_stats": 5, "fortune": 8, "hire_fire": 5, "prepare": 8}
 #: A team of one player costs three queries more at Prepare for next match (rules/blitzbowl.md §5): it takes on
 #: its Journeymen — one insert, however many, and its players read again for the Team Value — and, its treasury
 #: untouched by hiring, pays an Expensive Mistake (one insert: the ledger's head came with the sequence).

@@ -65,16 +65,16 @@ def test_the_opponents_submitted_result_adds_one_to_the_open_pages_badge_and_wai
     expect(alice).to_have_url(re.compile(r"/me/$"))
     items = alice.locator("#waiting ul.waiting li")
     expect(items).to_have_count(2)
-    confirm = alice.locator(f'li[data-kind="confirm"][data-match="{match.pk}"][data-team="{humes.pk}"]')
+    confirm = alice.locator(f'li[data-kind="confirm_result"][data-match="{match.pk}"][data-team="{humes.pk}"]')
     expect(confirm).to_contain_text("v Bob's Goblins")
-    expect(confirm.get_by_role("link", name="Confirm the result")).to_have_attribute(
+    expect(confirm.get_by_role("link", name="Confirm the result of Alice's Humes v Bob's Goblins")).to_have_attribute(
         "href", reverse("match-detail", args=[match.pk])
     )
-    expect(alice.locator(f'li[data-kind="result"][data-match="{waiting.pk}"]')).to_contain_text("v Carol's side")
+    expect(alice.locator(f'li[data-kind="enter_result"][data-match="{waiting.pk}"]')).to_contain_text("v Carol's side")
     expect(alice.locator("#waiting h2 .badge")).to_have_text("2")
 
     # And the link leads to the match page, where the result Bob entered waits for her confirmation.
-    confirm.get_by_role("link", name="Confirm the result").click()
+    confirm.get_by_role("link", name="Confirm the result of Alice's Humes v Bob's Goblins").click()
     expect(alice.locator("#match-status")).to_have_attribute("data-status", "submitted")
     expect(alice.locator("main")).to_contain_text("Entered by bob")
     expect(alice.get_by_role("button", name="Confirm the result")).to_be_visible()
