@@ -16,7 +16,7 @@ from tests.factories import TeamFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
-BADGE = '<span class="badge" id="waiting-badge" title="matches waiting for you">{}</span>'
+BADGE = '<span class="badge" id="waiting-badge" title="things waiting for you">{}</span>'
 
 
 def kinds(user) -> list[tuple[str, int, int]]:
