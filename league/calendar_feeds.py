@@ -1,7 +1,8 @@
 """Each user's private calendar feed: the secret in its URL, its rotation, and which user a URL names.
 
 The token is `<user id>-<HMAC>`: the HMAC (SHA-256, Django's `salted_hmac` under SECRET_KEY) of the user's id and
-his feed row's random salt. Nothing usable is stored, the account page can show the same URL again, and a new
+his feed row's random salt (no row yet: the empty salt — reading the address writes nothing; the first rotation
+writes the row). Nothing usable is stored, the account page can show the same URL again, and a new
 salt ends the old URL. A key in SECRET_KEY_FALLBACKS still opens the URLs made under it while keys are rotated.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
@@ -26,8 +28,12 @@ def _digest(user_id: int, salt: str, secret: str | None = None) -> str:
     return salted_hmac(_PURPOSE, f"{user_id}:{salt}", secret=secret, algorithm="sha256").hexdigest()[:DIGEST_LENGTH]
 
 
-def _token(feed: CalendarFeed) -> str:
-    return f"{feed.user_id}-{_digest(feed.user_id, feed.salt)}"
+#: The salt of a user who never rotated his feed (he has no row).
+FIRST_SALT = ""
+
+
+def _token(user_id: int, salt: str) -> str:
+    return f"{user_id}-{_digest(user_id, salt)}"
 
 
 def _signed_in(user: AbstractBaseUser) -> None:
@@ -36,20 +42,17 @@ def _signed_in(user: AbstractBaseUser) -> None:
 
 
 def calendar_feed_token(*, user: AbstractBaseUser) -> str:
-    """The secret of the user's own feed URL (made the first time he asks)."""
+    """The secret of the user's own feed URL. One query, no write."""
     _signed_in(user)
-    feed, _created = CalendarFeed.objects.get_or_create(user=user, defaults={"salt": secrets.token_hex(16)})
-    return _token(feed)
+    salt = CalendarFeed.objects.filter(user=user).values_list("salt", flat=True).first()
+    return _token(user.pk, FIRST_SALT if salt is None else salt)
 
 
 def calendar_feed_rotate(*, user: AbstractBaseUser) -> str:
     """A new secret for the user's own feed: the URL he had ends now."""
     _signed_in(user)
-    feed, created = CalendarFeed.objects.get_or_create(user=user, defaults={"salt": secrets.token_hex(16)})
-    if not created:
-        feed.salt = secrets.token_hex(16)
-        feed.save(update_fields=["salt", "rotated_at"])
-    return _token(feed)
+    feed, _created = CalendarFeed.objects.update_or_create(user=user, defaults={"salt": secrets.token_hex(16)})
+    return _token(feed.user_id, feed.salt)
 
 
 def calendar_feed_user(token: str) -> AbstractBaseUser | None:
@@ -57,10 +60,12 @@ def calendar_feed_user(token: str) -> AbstractBaseUser | None:
     user_id, _dash, digest = token.partition("-")
     if not (user_id.isascii() and user_id.isdigit() and len(user_id) < 19 and len(digest) == DIGEST_LENGTH):
         return None
-    feed = CalendarFeed.objects.select_related("user").filter(user_id=int(user_id)).first()
-    if feed is None or not feed.user.is_active:
+    user = get_user_model().objects.select_related("calendar_feed").filter(pk=int(user_id), is_active=True).first()
+    if user is None:
         return None
+    feed = getattr(user, "calendar_feed", None)
+    salt = FIRST_SALT if feed is None else feed.salt
     for secret in [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS]:
-        if constant_time_compare(digest, _digest(feed.user_id, feed.salt, secret)):
-            return feed.user
+        if constant_time_compare(digest, _digest(user.pk, salt, secret)):
+            return user
     return None

@@ -95,7 +95,7 @@ def clock_confirm(*, match_id: int, now: datetime) -> bool:
             )
             notify(
                 "result_confirmed",
-                recipients=_coach_ids(match),
+                recipients=[*_coach_ids(match), *_commissioner_ids(match.league_id)],
                 actor=None,
                 text=_(
                     "%(league)s: the league clock confirmed the result of %(teams)s, unanswered for %(hours)s hours."

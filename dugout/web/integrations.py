@@ -35,7 +35,7 @@ def _discord_context(request: HttpRequest, code: str | None = None) -> dict:
 
 def account_integrations(request: HttpRequest) -> dict:
     """The two account parts' context: the private calendar's URL (`account/_calendar.html`) and the user's Discord
-    link (`account/_discord.html`). Two queries (his feed row, made the first time; his link)."""
+    link (`account/_discord.html`). Two queries, no write (his feed's salt; his link)."""
     return {"calendar_url": feed_url(request, calendar_feed_token(user=request.user)), **_discord_context(request)}
 
 

@@ -47,10 +47,10 @@ def waiting_banner(user: AbstractBaseUser, items: list[Waiting], *, may_enter_re
     if not theirs:
         links = format_html_join(", ", '<a href="{}">{}</a>', ((g[0].url, g[0].text) for g in mine))
         return Banner(format_html(_("Waiting for you: {links}."), links=links), False, None)
+    # Who must act and on what, in words: the links are the viewer's own doors only (another team's walk is not
+    # his to open; the live sheet links the step that holds him up on its own).
     who = format_html_join(
-        "; ",
-        '<strong>{}</strong>: <a href="{}">{}</a>',
-        ((_(" or ").join(i.username for i in g), g[0].url, g[0].what) for g in theirs),
+        "; ", "<strong>{}</strong>: {}", ((_(" or ").join(i.username for i in g), g[0].what) for g in theirs)
     )
     line = format_html(_("Waiting for {who}"), who=who)
     if mine:

@@ -61,6 +61,7 @@ def _url(path: str, world: dict, *, id_value=None) -> str:
     values = {
         "id": world["ids"].get(resource, 1),
         "team_id": world["team"],
+        "league_id": world["ids"]["leagues"],
         "division_id": world["division"],
         "hook_id": world["hook"],
         "player_id": world["player"],

@@ -109,7 +109,11 @@ def test_each_user_has_his_own_feed(api_as, client, coach, other_coach, two_leag
 def test_the_secret_is_not_stored_and_a_new_secret_key_ends_every_url_unless_kept_as_fallback(
     api_as, client, coach, settings
 ):
-    url = api_as(coach).get("/api/v1/account/calendar/").json()["url"]
+    assert not CalendarFeed.objects.exists()  # reading the address writes nothing
+    first = api_as(coach).get("/api/v1/account/calendar/").json()["url"]
+    assert not CalendarFeed.objects.exists()
+    url = api_as(coach).post("/api/v1/account/calendar/rotate/").json()["url"]
+    assert url != first and api_as(coach).get("/api/v1/account/calendar/").json()["url"] == url
     token = url.rsplit("/", 1)[1].removesuffix(".ics")
     assert token.split("-")[1] not in str(CalendarFeed.objects.values().get())
 

@@ -95,7 +95,7 @@ def test_a_result_left_unanswered_is_confirmed_after_the_leagues_hours_and_not_b
     assert (match.status, match.confirmed_by) == ("final", None)
     [entry] = clock_entries("confirmation")
     assert entry.target == f"match {submitted}" and entry.after["auto_confirm_hours"] == 48
-    assert told("result_confirmed") == ["alice", "bob"]  # both coaches; the clock is no one
+    assert told("result_confirmed") == ["alice", "bob", "commish"]  # both coaches and the commissioner
 
 
 def test_a_clock_confirmation_is_a_confirmation_table_sequences_and_ledger_as_the_commissioners(
@@ -161,7 +161,7 @@ def test_the_clock_run_twice_confirms_once_one_audit_entry_one_ledger_effect(lea
     assert acted(moment + timedelta(hours=5))["confirmed"] == 0
     assert (LedgerEntry.objects.count(), PlayerMatch.objects.count(), Aftermath.objects.count()) == after_one
     assert len(clock_entries("confirmation")) == 1
-    assert told("result_confirmed") == ["alice", "bob"]
+    assert told("result_confirmed") == ["alice", "bob", "commish"]
 
 
 def test_the_clock_asks_the_house_rules_again_under_the_lock(league, submitted):

@@ -54,8 +54,9 @@ def test_a_real_worker_runs_the_clock_and_tells_each_coach_once(coaches, queue, 
         assert first.get(timeout=60) == {"due": 2, "sent": 2, **QUIET}
         again = league_clock_tick.apply_async(kwargs={"now": TWO_DAYS_BEFORE.isoformat()}, ignore_result=False)
         assert again.get(timeout=60) == {"due": 2, "sent": 0, **QUIET}
-    assert [run["task"] for run in runs.values()] == ["dugout.tasks.league_clock_tick"] * 2
-    assert all(run["thread"] != threading.get_ident() for run in runs.values())  # not eager: the worker ran it
+    ticks = [run for run in runs.values() if run["task"] == "dugout.tasks.league_clock_tick"]  # (and the mails)
+    assert len(ticks) == 2
+    assert all(run["thread"] != threading.get_ident() for run in ticks)  # not eager: the worker ran it
     assert told() == coaches
     assert MatchReminder.objects.filter(state=MatchReminder.State.SENT).count() == 2
 
@@ -68,6 +69,7 @@ def test_two_ticks_at_once_in_two_worker_threads_tell_each_coach_once(coaches, q
             for _ in range(2)
         ]
         done = [result.get(timeout=90) for result in results]
-    assert len(runs) == 2 and overlapped(runs), runs
+    ticks = {k: run for k, run in runs.items() if run["task"] == "dugout.tasks.league_clock_tick"}
+    assert len(ticks) == 2 and overlapped(ticks), runs
     assert sum(d["sent"] for d in done) == 2
     assert told() == coaches

@@ -53,7 +53,7 @@ def test_a_coach_enters_the_goals_by_clicking_the_players_on_the_field_and_sees_
     # Alice enters the result from the match report: Divine Wind 2–1.
     alice = log_in("alice")
     alice.goto(f"/matches/{match.pk}/")
-    alice.get_by_role("link", name="Enter the result").click()
+    alice.get_by_role("link", name="Enter the result", exact=True).click()
     expect(alice.locator(f"#goal-{winds.pk}-1 legend")).to_contain_text("Goal 1")
     on_field(alice, winds, 1, "#1 Wind 1", "#2 Wind 2", "#3 Wind 3")
     on_field(alice, winds, 2, "#1 Wind 1", "#4 Wind 4")

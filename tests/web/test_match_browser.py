@@ -78,7 +78,7 @@ def test_coaches_play_a_match_confirm_it_and_walk_the_post_match_sequence_with_t
     expect(alice.locator("#match-status")).to_have_attribute("data-status", "scheduled")
 
     # She enters the result: Humes 2–1, Hume 1 scores twice (MVP), Hume 2 injures Gob 3, FAME 1.
-    alice.get_by_role("link", name="Enter the result").click()
+    alice.get_by_role("link", name="Enter the result", exact=True).click()
     home, away = alice.locator(f"#team-{humes.pk}"), alice.locator(f"#team-{goblins.pk}")
     home.get_by_label("Score (touchdowns)").fill("2")
     home.get_by_label("Casualties inflicted").fill("1")
@@ -106,7 +106,7 @@ def test_coaches_play_a_match_confirm_it_and_walk_the_post_match_sequence_with_t
     # Alice walks her team's post-match sequence, entering the dice she rolled at the table.
     alice.reload()
     expect(alice.locator("#match-status")).to_have_attribute("data-status", "final")
-    alice.get_by_role("link", name="Walk the post-match sequence").click()
+    alice.get_by_role("link", name="Walk the post-match sequence", exact=True).click()
     expect(alice.locator("#step-title")).to_have_text("Step 1 of 5: Improvements")
     expect(alice.locator("#treasury")).to_have_attribute("data-value", str(treasury_before))
 

@@ -26,12 +26,12 @@ def banner(page: str) -> str:
     return page[start : page.index("</p>", start)]
 
 
-def test_the_match_page_names_who_must_act_and_links_the_step(client, match, humes, goblins):
+def test_the_match_page_names_who_must_act_and_on_what_without_opening_his_door(client, match, humes, goblins):
     underdogs_turn(match, humes, goblins)
     client.force_login(humes.coach)
     line = banner(client.get(reverse("match-detail", args=[match.pk])).content.decode())
-    shop = reverse("match-inducements", args=[match.pk, goblins.pk])
-    assert f'Waiting for <strong>bob</strong>: <a href="{shop}">Inducements: the underdog</a>' in line
+    assert "Waiting for <strong>bob</strong>: Inducements: the underdog." in line
+    assert "<a " not in line  # Bob's shopping is his to open, not Alice's
     assert "meanwhile" not in line  # the result waits for the sequence: Alice can do nothing now
 
 
