@@ -27,7 +27,7 @@ from .hooks import deaths_in_effects, players_died
 from .models import Aftermath, Match, MatchTeam, PlayerMatch
 from .rolls import record_rolls
 from .step_reads import match_rows_unfolded, sides_unfolded, step_reads, team_install
-from .waiting import team_open_matches, tell_turns, turns
+from .turns import team_open_matches, tell_turns, turns
 
 #: What a step changes on its sequence's row (written alone: not the match and team ids again).
 STEP_FIELDS = ["journal", "log", "carry", "pending", "step_index", "complete", "updated_at"]

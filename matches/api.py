@@ -20,7 +20,7 @@ from .models import Aftermath, Inducement, Match, Roll
 from .result_api import ResultActions
 from .selectors import match_queryset
 from .serializers import MatchActionsOut
-from .waiting import waiting_annotations
+from .waiting_reads import waiting_annotations
 
 
 class MatchIn(serializers.Serializer):

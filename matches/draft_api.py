@@ -19,7 +19,8 @@ from . import drafts, policy
 from .models import Match
 from .selectors import match_queryset
 from .serializers import MatchOut
-from .waiting import waiting_for, waiting_queryset
+from .waiting import waiting_for
+from .waiting_reads import waiting_queryset
 from .web.waiting import waiting_banner
 
 

@@ -28,7 +28,7 @@ from .locks import lock_teams
 from .models import Inducement, Match, MatchTeam, Prematch
 from .rolls import record_rolls
 from .sequences import shopping_team
-from .waiting import tell_turns, turns
+from .turns import tell_turns, turns
 
 
 def _steps(match: Match) -> tuple:

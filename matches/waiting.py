@@ -3,7 +3,7 @@
 (`dugout.actions`: `/me/`, `GET /api/v1/me/actions/`, the header's badge) and the `your_turn` notifications.
 
 Built on the lifecycle (what the match's status opens) and the policy (who may take that step), over facts a
-match carries as annotations (`waiting_annotations`): its sides with their coaches, the unfinished post-match
+match carries as annotations (`matches.waiting_reads`): its sides with their coaches, the unfinished post-match
 sequences of its teams, its league's commissioners, its open time proposal, its pending request for more time
 and its open dispute. A list of matches annotated so costs one query whatever its length, and a page that
 already reads the match (the API's detail, the match report) pays no query of its own.
@@ -23,23 +23,20 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from league.models import League, Membership
-from league.selectors import json_rows
-from notifications.writer import notify
+from league.models import Membership
 from teams.models import Team
 
 from . import lifecycle, policy
-from .models import Aftermath, Dispute, Extension, Match, MatchTeam, Prematch, TimeProposal
+from .models import Match, MatchTeam, Prematch
 from .sequences import prematch_actors, prematch_blocks_result, shopping_team
+from .waiting_reads import user_matches, waiting_queryset
 
 ENTER_RESULT = "enter_result"
 CONFIRM_RESULT = "confirm_result"
@@ -59,9 +56,6 @@ KINDS: tuple[str, ...] = (
     RULE_DISPUTE,
     DECIDE_EXTENSION,
 )
-#: The kinds a `your_turn` notification tells of: a step (or a result entry a step held up) that starts to wait
-#: for a coach because of someone else's act. (A result to confirm, a time, a dispute have events of their own.)
-TURN_KINDS: frozenset[str] = frozenset({PREMATCH_STEP, POSTMATCH_STEP, ENTER_RESULT})
 
 
 @dataclass(frozen=True)
@@ -85,49 +79,6 @@ class Waiting:
     @property
     def key(self) -> tuple[int, str, int, int | None]:
         return (self.user_id, self.kind, self.match_id, self.team_id)
-
-
-def waiting_annotations() -> dict[str, Subquery]:
-    """What `match_waiting` reads, as annotations of a `Match` queryset (select `league` and `prematch` with
-    it): correlated subqueries, so any number of matches costs the one query that reads them."""
-    sides = MatchTeam.objects.filter(match=OuterRef("pk"))
-    in_match = MatchTeam.objects.filter(match=OuterRef(OuterRef("pk"))).values("team_id")
-    # Grouped on `complete` (false for every row): one array of the sequences of every team of the match.
-    unfinished = Aftermath.objects.filter(team_id__in=in_match, complete=False)
-    commissioners = Membership.objects.filter(league=OuterRef("league_id"), role=Membership.Role.COMMISSIONER)
-    proposal = TimeProposal.objects.filter(match=OuterRef("pk"), state=TimeProposal.State.OPEN)
-    extension = Extension.objects.filter(match=OuterRef("pk"), state=Extension.State.PENDING)
-    dispute = Dispute.objects.filter(match=OuterRef("pk"), ruling="").order_by("id")
-    return {
-        "w_sides": json_rows(
-            sides,
-            "match",
-            team="team_id",
-            name="team__name",
-            order="order",
-            coach="team__coach_id",
-            username="team__coach__username",
-        ),
-        "w_unfinished": json_rows(
-            unfinished,
-            "complete",
-            match="match_id",
-            team="team_id",
-            step="step_index",
-            coach="team__coach_id",
-            username="team__coach__username",
-        ),
-        "w_commissioners": json_rows(commissioners, "league", user="user_id", username="user__username"),
-        "w_proposal_team": Subquery(proposal.values("team_id")[:1]),
-        "w_proposal_at": Subquery(proposal.values("created_at")[:1]),
-        "w_extension_at": Subquery(extension.values("created_at")[:1]),
-        "w_dispute_at": Subquery(dispute.values("created_at")[:1]),
-    }
-
-
-def waiting_queryset() -> QuerySet[Match]:
-    """Matches with what `match_waiting` reads: their league, pre-match sequence and the annotations."""
-    return Match.objects.select_related("league", "prematch").annotate(**waiting_annotations())
 
 
 def _prematch_of(match: Match) -> Prematch | None:
@@ -401,22 +352,6 @@ def waiting_for(match: Match | int) -> list[Waiting]:
     return match_waiting(match)
 
 
-def user_matches(user: AbstractBaseUser) -> QuerySet[Match]:
-    """The matches where something may wait for `user` (subqueries: no query of their own): the open matches
-    his teams play in, those whose post-match sequence of his team is unfinished, and in the leagues he runs
-    the disputed matches and those with a pending request for more time."""
-    played = MatchTeam.objects.filter(team__coach=user).values("match_id")
-    sequences = Aftermath.objects.filter(team__coach=user, complete=False).values("match_id")
-    runs = Membership.objects.filter(user=user, role=Membership.Role.COMMISSIONER).values("league_id")
-    asked = Extension.objects.filter(state=Extension.State.PENDING).values("match_id")
-    return waiting_queryset().filter(
-        Q(pk__in=played, status__in=lifecycle.OPEN)
-        | Q(pk__in=sequences)
-        | Q(league_id__in=runs, status=Match.Status.DISPUTED)
-        | Q(league_id__in=runs, pk__in=asked, status__in=lifecycle.OPEN)
-    )
-
-
 def user_waiting(*, user: AbstractBaseUser) -> list[Waiting]:
     """Everything on matches that waits for `user`, oldest first (one query; none when anonymous). Each item is
     listed from its own match (an earlier sequence that holds another match up is listed once, as itself)."""
@@ -431,46 +366,3 @@ def user_waiting(*, user: AbstractBaseUser) -> list[Waiting]:
     return sorted(
         items, key=lambda i: (i.since or dt.datetime.min.replace(tzinfo=dt.UTC), i.match_id, KINDS.index(i.kind))
     )
-
-
-# -- your turn: telling a coach that a step now waits for him ------------------------------------------------
-
-
-def team_open_matches(*, match_id: int, team_id: int) -> QuerySet:
-    """The ids of `match_id` and of the open matches `team_id` plays in, as a subquery (no query of its own):
-    what a team's post-match sequence ending can change the waiting of."""
-    return Match.objects.filter(Q(pk=match_id) | Q(status__in=lifecycle.OPEN, sides__team_id=team_id)).values("pk")
-
-
-def turns(match_ids: Iterable[int] | QuerySet) -> dict[tuple, Waiting]:
-    """What waits on these matches that a `your_turn` tells of, by key (one query)."""
-    ids = match_ids if isinstance(match_ids, QuerySet) else list(match_ids)
-    found = waiting_queryset().filter(pk__in=ids)
-    return {item.key: item for match in found for item in match_waiting(match) if item.kind in TURN_KINDS}
-
-
-def tell_turns(*, before: dict[tuple, Waiting], match_ids: Iterable[int], actor: AbstractBaseUser) -> int:
-    """After an act, in its transaction: one `your_turn` notification to each user something now waits for that
-    did not before (`before`: `turns` of the same matches before the act), never to the actor. Returns how
-    many users were told."""
-    after = turns(match_ids)
-    new: dict[int, Waiting] = {}
-    for key in sorted(after.keys() - before.keys(), key=lambda k: (KINDS.index(k[1]), k[2], k[3] or 0)):
-        item = after[key]
-        if item.user_id != actor.pk:
-            new.setdefault(item.user_id, item)  # one notification per user and act: the most pressing
-    groups: dict[tuple, list[Waiting]] = {}
-    for item in new.values():
-        groups.setdefault((item.text, item.url, item.match_id, item.team_id), []).append(item)
-    for (text, url, match_id, team_id), items in groups.items():
-        notify(
-            "your_turn",
-            recipients=[i.user_id for i in items],
-            actor=actor,
-            text=_("Your turn: %(what)s") % {"what": text},
-            url=url,
-            league=League(pk=items[0].league_id),
-            match=Match(pk=match_id),
-            team=Team(pk=team_id) if team_id else None,
-        )
-    return len(new)

@@ -18,7 +18,8 @@ from django.views.decorators.http import require_GET
 
 from matches import drafts, lifecycle, policy
 from matches.models import Match
-from matches.waiting import waiting_for, waiting_queryset
+from matches.waiting import waiting_for
+from matches.waiting_reads import waiting_queryset
 from matches.web.waiting import waiting_banner
 from teams.models import Player
 

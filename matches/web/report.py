@@ -15,7 +15,8 @@ from matches.disputes import match_open_dispute
 from matches.models import Match, MatchTeam
 from matches.selectors import match_inducements, match_report_queryset
 from matches.sharing.views import match_share_tags
-from matches.waiting import waiting_annotations, waiting_for
+from matches.waiting import waiting_for
+from matches.waiting_reads import waiting_annotations
 from matches.web.common import player_name
 from matches.web.forms.common import words
 from matches.web.prematch import prematch_summary
