@@ -19,6 +19,7 @@ from league.models import Webhook, WebhookDelivery
 from league.webhooks.deliver import signature
 from league.webhooks.emit import event_emit
 from tests.league.webhook_helpers import Receiver, play, teams
+from tests.worker_queues import own_queue
 
 pytestmark = [
     pytest.mark.redis,
@@ -32,20 +33,8 @@ FAST = {"WEBHOOK_ALLOW_PRIVATE_HOSTS": True, "WEBHOOK_BACKOFF": 0.2, "WEBHOOK_GO
 @pytest.fixture
 def queue():
     """The webhook tasks routed to a queue of this test's own, put back and deleted afterwards."""
-    name = f"dugout-test-hooks-{uuid4().hex[:12]}"
-    queues = app.amqp.queues
-    saved_routes = app.conf.task_routes
-    saved = (None if queues._consume_from is None else dict(queues._consume_from), dict(queues._default_consume_from))
-    app.conf.update(task_routes={"dugout.webhook_tasks.*": {"queue": name}})
-    try:
+    with own_queue("dugout-test-hooks", "dugout.webhook_tasks.*") as name:
         yield name
-    finally:
-        app.conf.update(task_routes=saved_routes)
-        queues._consume_from, queues._default_consume_from = saved
-        queues.pop(name, None)
-        with app.connection_for_write() as conn:
-            conn.default_channel.queue_delete(name)
-            conn.default_channel.client.delete(f"_kombu.binding.{name}")
 
 
 def worker(stack: ExitStack, queue: str):

@@ -30,6 +30,7 @@ from notifications.writer import notify
 from tests.dugout.test_worker_killed import Workers, wait_for
 from tests.factories import UserFactory
 from tests.notifications.push_receiver import PushService
+from tests.worker_queues import own_queue
 
 pytestmark = [
     pytest.mark.redis,
@@ -43,20 +44,8 @@ State = Delivery.State
 @pytest.fixture
 def queue():
     """The delivery tasks routed to a queue of this test's own, put back and deleted afterwards."""
-    name = f"dugout-test-notify-{uuid4().hex[:12]}"
-    queues = app.amqp.queues
-    saved_routes = app.conf.task_routes
-    saved = (None if queues._consume_from is None else dict(queues._consume_from), dict(queues._default_consume_from))
-    app.conf.update(task_routes={"dugout.tasks.notifications_*": {"queue": name}})
-    try:
+    with own_queue("dugout-test-notify", "dugout.tasks.notifications_*") as name:
         yield name
-    finally:
-        app.conf.update(task_routes=saved_routes)
-        queues._consume_from, queues._default_consume_from = saved
-        queues.pop(name, None)
-        with app.connection_for_write() as conn:
-            conn.default_channel.queue_delete(name)
-            conn.default_channel.client.delete(f"_kombu.binding.{name}")
 
 
 @pytest.fixture
